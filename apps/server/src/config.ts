@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL server (owner role, for migrations); unset means embedded PGlite under dataDir. */
+  databaseUrl: string | null;
+  /** Connection for requests, as the non-superuser app role; derived from databaseUrl when unset. */
+  appDatabaseUrl: string | null;
+  redisUrl: string | null;
+  secretKey: Buffer;
+  logLevel: string;
+  production: boolean;
+  /** Where the built web client is served from. */
+  webDist: string;
+}
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+
+/** Settings from the environment (README lists them). The secret key is generated into DATA_DIR when not given. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = resolve(env.DATA_DIR ?? resolve(REPO_ROOT, 'data'));
+  mkdirSync(dataDir, { recursive: true });
+  const production = env.NODE_ENV === 'production';
+  return {
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    appDatabaseUrl: env.APP_DATABASE_URL || null,
+    redisUrl: env.REDIS_URL || null,
+    secretKey: secretKey(env.SECRET_KEY, dataDir, production),
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    production,
+    webDist: resolve(env.WEB_DIST ?? resolve(REPO_ROOT, 'apps/web/dist')),
+  };
+}
+
+function secretKey(given: string | undefined, dataDir: string, production: boolean): Buffer {
+  if (given) {
+    const key = Buffer.from(given, given.length === 64 ? 'hex' : 'base64');
+    if (key.length !== 32) throw new Error('SECRET_KEY must be 32 bytes (64 hex characters or base64)');
+    return key;
+  }
+  if (production) throw new Error('SECRET_KEY is required in production');
+  const file = resolve(dataDir, 'secret.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}

@@ -1,0 +1,94 @@
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Anything queries can run on: the database or a transaction. */
+export type Queryable = Db | Tx;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  /** Runs as the non-superuser app role: row-level security applies. */
+  app: Db;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS = resolve(import.meta.dirname, 'migrations');
+const APP_ROLE = 'dzy_app';
+
+/**
+ * Opens the database: migrates as the owner, then (for PGlite) hands over to the app role, and
+ * calls `prepare` with the owner connection in between (first-start demo data, benchmarks).
+ */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'appDatabaseUrl' | 'dataDir'>,
+  prepare?: (owner: Db, kind: Database['kind']) => Promise<void>,
+): Promise<Database> {
+  if (config.databaseUrl) {
+    const ownerPool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
+    try {
+      const owner = drizzleNodePg(ownerPool, { schema }) as unknown as Db;
+      await migrateNodePg(owner as never, { migrationsFolder: MIGRATIONS });
+      await prepare?.(owner, 'postgres');
+    } finally {
+      await ownerPool.end();
+    }
+    const appUrl = config.appDatabaseUrl ?? withUser(config.databaseUrl, APP_ROLE);
+    const appPool = new pg.Pool({ connectionString: appUrl, max: 10 });
+    const app = drizzleNodePg(appPool, { schema }) as unknown as Db;
+    await app.execute(sql`select 1`);
+    return { kind: 'postgres', app, close: () => appPool.end() };
+  }
+
+  const dir = resolve(config.dataDir, 'pgdata');
+  const ownerClient = await PGlite.create(dir);
+  try {
+    const owner = drizzlePglite(ownerClient, { schema }) as unknown as Db;
+    await migratePglite(owner as never, { migrationsFolder: MIGRATIONS });
+    await prepare?.(owner, 'pglite');
+  } finally {
+    await ownerClient.close();
+  }
+  // PGlite is one embedded connection: reopen it as the app role so RLS applies to every query.
+  const appClient = await PGlite.create(dir, { username: APP_ROLE });
+  const app = drizzlePglite(appClient, { schema }) as unknown as Db;
+  return { kind: 'pglite', app, close: () => appClient.close() };
+}
+
+function withUser(url: string, user: string): string {
+  const u = new URL(url);
+  u.username = user;
+  u.password = process.env.APP_DATABASE_PASSWORD ?? '';
+  return u.toString();
+}
+
+/** Who a transaction acts for: row-level security reads these. */
+export interface Scope {
+  agencyId: number | null;
+  userId: number | null;
+}
+
+/** Runs `fn` in one transaction scoped to a tenant and user; everything it wrote is undone if it throws. */
+export function inScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await setScope(tx, scope);
+    return fn(tx);
+  });
+}
+
+/** Sets who the rest of the transaction acts for (sign-in moves a public call into the new session's scope). */
+export async function setScope(tx: Tx, scope: Scope) {
+  await tx.execute(
+    sql`select set_config('app.agency_id', ${scope.agencyId?.toString() ?? ''}, true), set_config('app.user_id', ${scope.userId?.toString() ?? ''}, true)`,
+  );
+}

@@ -1,0 +1,5 @@
+export * from './audit.js';
+export * from './customer.js';
+export * from './org.js';
+export * from './tenancy.js';
+export * from './user.js';

@@ -1,0 +1,133 @@
+import {
+  CODE,
+  forgetPasswordCall,
+  getUserCall,
+  loginCall,
+  logoutCall,
+  saveUserCall,
+  sendSmsCall,
+  SMS_RESEND_SECONDS,
+  sessionCall,
+} from '@dzy/shared';
+import { and, eq, or } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Tx } from '../../db/client.js';
+import { loginLocks, memberships, users } from '../../db/schema/index.js';
+import { audit } from '../../lib/audit.js';
+import { Answer, AppError } from '../../plugins/errors.js';
+import { type ServerModule, serve } from '../../plugins/calls.js';
+import { hashPassword, verifyPassword } from '../../plugins/password.js';
+import { endSession, sessionInfo, startSession } from '../../plugins/session.js';
+import { consumeCode, issueCode } from './sms-code.js';
+import {
+  findUserByAccount,
+  findUserByPhone,
+  lockedAnswer,
+  normaliseAccount,
+  recordAttempt,
+  registerTicket,
+  ticketValid,
+} from './auth.service.js';
+
+/** Signs the user in and answers with the session as the next request will see it. */
+async function signIn(tx: Tx, req: FastifyRequest, reply: FastifyReply, user: typeof users.$inferSelect) {
+  const session = await startSession(tx, req, reply, user);
+  await audit(tx, req, { agencyId: session.agencyId, userId: user.id }, 'auth.login');
+  return sessionInfo(session);
+}
+
+export const authModule: ServerModule = {
+  name: 'auth',
+  calls: [
+    serve(loginCall, async ({ body, tx, req, reply, deps }) => {
+      if (body.type === '1') {
+        const account = normaliseAccount(body.account);
+        const locked = await lockedAnswer(tx, account);
+        if (locked) return locked;
+        const user = await findUserByAccount(tx, account);
+        const ok = await verifyPassword(body.password, user?.passwordHash ?? null);
+        const refusal = await recordAttempt(tx, account, ok, req.ip);
+        if (refusal || !user) {
+          await audit(tx, req, { agencyId: null, userId: user?.id ?? null }, 'auth.login_failed', account);
+          return refusal ?? new Answer(CODE.BAD_REQUEST, '账号或密码错误');
+        }
+        return signIn(tx, req, reply, user);
+      }
+      const wrong = await consumeCode(tx, deps.config.secretKey, body.account, 'login', body.code);
+      if (wrong) return wrong;
+      const user = await findUserByPhone(tx, body.account);
+      if (!user) {
+        return new Answer(CODE.EMPTY, '该手机号尚未注册，将为您注册为代理机构用户', {
+          registerTicket: registerTicket(deps.config.secretKey, body.account),
+        });
+      }
+      return signIn(tx, req, reply, user);
+    }),
+
+    serve(sendSmsCall, async ({ body, tx, deps }) => {
+      if (body.dictLabel !== 'login' && !(await findUserByPhone(tx, body.phone))) {
+        throw new AppError(CODE.NOT_FOUND, '该手机号尚未注册');
+      }
+      await issueCode(tx, deps.sms, deps.config.secretKey, body.phone, body.dictLabel);
+      return { resendAfter: SMS_RESEND_SECONDS };
+    }),
+
+    serve(saveUserCall, async ({ body, tx, req, reply, deps }) => {
+      if (!ticketValid(deps.config.secretKey, body.phone, body.registerTicket)) {
+        throw new AppError(CODE.BAD_REQUEST, '注册凭证已失效，请重新获取验证码登录');
+      }
+      const existing = await findUserByPhone(tx, body.phone);
+      const user = existing ?? (await tx.insert(users).values({ phone: body.phone }).returning())[0];
+      if (!user) throw new AppError(CODE.ERROR, '注册失败，请稍后再试');
+      if (!existing) await audit(tx, req, { agencyId: null, userId: user.id }, 'auth.register', body.phone);
+      return signIn(tx, req, reply, user);
+    }),
+
+    serve(forgetPasswordCall, async ({ body, tx, req, deps }) => {
+      const wrong = await consumeCode(tx, deps.config.secretKey, body.phone, 'reset', body.code);
+      if (wrong) return wrong;
+      const user = await findUserByPhone(tx, body.phone);
+      if (!user) throw new AppError(CODE.NOT_FOUND, '该手机号尚未注册');
+      await tx
+        .update(users)
+        .set({ passwordHash: await hashPassword(body.password) })
+        .where(eq(users.id, user.id));
+      // A reset password also lifts a lock on the phone as an account name.
+      await tx.delete(loginLocks).where(eq(loginLocks.account, user.phone));
+      await audit(tx, req, { agencyId: null, userId: user.id }, 'auth.password_reset');
+      return null;
+    }),
+
+    serve(logoutCall, async ({ session, tx, req, reply }) => {
+      await endSession(tx, reply, session.sessionId);
+      await audit(tx, req, session, 'auth.logout');
+      return null;
+    }),
+
+    serve(sessionCall, async ({ session }) => sessionInfo(session)),
+
+    serve(getUserCall, async ({ body, session, tx }) => {
+      if (body.id === undefined && body.phone === undefined) {
+        const { userId: id, hymc, phone, headimg } = session;
+        return { id, hymc, phone, headimg };
+      }
+      // Another user is visible only as a member of the caller's agency (memberships are tenant-scoped).
+      const [row] = await tx
+        .select({ id: users.id, hymc: users.hymc, phone: users.phone, headimg: users.headimg })
+        .from(users)
+        .innerJoin(memberships, eq(memberships.userId, users.id))
+        .where(
+          and(
+            eq(memberships.agencyId, session.agencyId ?? -1),
+            or(
+              body.id !== undefined ? eq(users.id, body.id) : undefined,
+              body.phone !== undefined ? eq(users.phone, body.phone) : undefined,
+            ),
+          ),
+        )
+        .limit(1);
+      if (!row) throw new AppError(CODE.NOT_FOUND, '用户不存在或不属于本机构');
+      return row;
+    }),
+  ],
+};

@@ -1,0 +1,30 @@
+import { CODE, getQyBookCountInfoCall } from '@dzy/shared';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { enterprises, memberships, organisations } from '../../db/schema/index.js';
+import { AppError } from '../../plugins/errors.js';
+import { type ServerModule, serve } from '../../plugins/calls.js';
+
+export const dashboardModule: ServerModule = {
+  name: 'dashboard',
+  calls: [
+    // Counts of the caller's agency; a sent agencyId must be that agency (a kjgc acts for its bound one).
+    serve(getQyBookCountInfoCall, async ({ body, session, tx }) => {
+      const agencyId = session.agencyId;
+      if (agencyId === null || (body.agencyId !== undefined && body.agencyId !== agencyId)) {
+        throw new AppError(CODE.NOT_FOUND, '代理机构不存在或无权访问');
+      }
+      const [row] = await tx
+        .select({
+          qyxzsl: organisations.licenceCustomers,
+          jzxzsl: organisations.licenceLedgers,
+          curQyCount: sql<number>`(select count(*)::int from ${enterprises} where ${and(eq(enterprises.agencyId, agencyId), isNull(enterprises.deletedAt))})`,
+          staffCount: sql<number>`(select count(distinct ${memberships.userId})::int from ${memberships} where ${eq(memberships.orgId, agencyId)})`,
+        })
+        .from(organisations)
+        .where(eq(organisations.id, agencyId));
+      if (!row) throw new AppError(CODE.NOT_FOUND, '代理机构不存在或无权访问');
+      // No ledgers are kept until the bookkeeping module exists.
+      return { ...row, curYearMonthJzCount: 0 };
+    }),
+  ],
+};

@@ -1,0 +1,89 @@
+import { type CallDef, CODE, hasPerm, MENUS, MSG } from '@dzy/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import { type Database, inScope, type Tx } from '../db/client.js';
+import { Answer, AppError, httpStatusOf, validationError } from './errors.js';
+import { resolveSession, type SessionCtx } from './session.js';
+import type { SmsSender } from './sms.js';
+
+/** What every module's handlers may use besides the request. */
+export interface Deps {
+  config: Config;
+  db: Database;
+  sms: SmsSender;
+}
+
+export interface CallCtx<C extends CallDef> {
+  body: z.output<C['body']>;
+  /** The caller; null only on public calls made without a session. */
+  session: C['access'] extends 'public' ? SessionCtx | null : SessionCtx;
+  /** The call's transaction, scoped by row-level security to the caller's agency. */
+  tx: Tx;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  deps: Deps;
+}
+
+export interface Served {
+  def: CallDef;
+  run(ctx: CallCtx<CallDef>): Promise<unknown>;
+}
+
+/** Pairs a call of the contract with its handler. */
+export function serve<C extends CallDef>(
+  def: C,
+  handler: (ctx: CallCtx<C>) => Promise<z.input<C['data']> | Answer>,
+): Served {
+  return { def, run: handler as Served['run'] };
+}
+
+/** A module declares its calls (and any plain routes) in one place; app.ts lists the modules. */
+export interface ServerModule {
+  name: string;
+  calls: Served[];
+  routes?(app: FastifyInstance, deps: Deps): void;
+}
+
+const KNOWN_PERMS = new Set<string>(MENUS.flatMap((m) => ('perm' in m ? [m.perm] : [])));
+
+/** Checks every call states who may make it, with a permission the registry knows; refuses to boot otherwise. */
+export function assertAccessDeclared(calls: readonly Served[]) {
+  const seen = new Set<string>();
+  for (const { def } of calls) {
+    if (seen.has(def.path)) throw new Error(`call served twice: ${def.path}`);
+    seen.add(def.path);
+    const access = def.access as string | undefined;
+    if (!access) throw new Error(`call without access rule: ${def.path}`);
+    if (access !== 'public' && access !== 'signedIn' && !KNOWN_PERMS.has(access)) {
+      throw new Error(`call ${def.path} needs unknown permission ${access}`);
+    }
+  }
+}
+
+/** Serves each call at POST /api/<path>: session, permission, body, one scoped transaction, the envelope. */
+export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly Served[]) {
+  assertAccessDeclared(calls);
+  for (const served of calls) {
+    const { def } = served;
+    app.post(`/api/${def.path}`, async (req, reply) => {
+      const session = await resolveSession(deps.db.app, req);
+      if (def.access !== 'public') {
+        if (!session) throw new AppError(CODE.SESSION_EXPIRED, MSG.sessionExpired);
+        if (def.access !== 'signedIn' && !hasPerm(session.perms, def.access)) {
+          throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
+        }
+      }
+      const parsed = def.body.safeParse(req.body ?? {});
+      if (!parsed.success) throw validationError(parsed.error);
+      const scope = { agencyId: session?.agencyId ?? null, userId: session?.userId ?? null };
+      const result = await inScope(deps.db.app, scope, (tx) =>
+        served.run({ body: parsed.data, session: session as SessionCtx, tx, req, reply, deps }),
+      );
+      if (result instanceof Answer) {
+        return reply.status(httpStatusOf(result.code)).send({ code: result.code, msg: result.msg, data: result.data });
+      }
+      return { code: CODE.OK, msg: MSG.ok, data: result ?? null };
+    });
+  }
+}

@@ -1,0 +1,165 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ALL_PERMS, DEFAULT_STAFF_PERMS, type OrgType, type SessionInfo } from '@dzy/shared';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Db, inScope, type Queryable, setScope, type Tx } from '../db/client.js';
+import { memberships, organisations, sessions, users } from '../db/schema/index.js';
+
+export const SESSION_COOKIE = 'dzy_session';
+/** A session ends after 30 minutes unused or 12 hours after sign-in, whichever is first. */
+export const IDLE_MS = 30 * 60_000;
+export const ABSOLUTE_MS = 12 * 3600_000;
+const TOUCH_EVERY_MS = 60_000;
+
+/** Who is calling, as the server knows it: all of it from the session, nothing from the body. */
+export interface SessionCtx {
+  sessionId: number;
+  userId: number;
+  phone: string;
+  hymc: string;
+  zw: string;
+  headimg: string;
+  hasPassword: boolean;
+  orgId: number | null;
+  orgType: OrgType | null;
+  orgName: string | null;
+  /** The tenant: the organisation's id, or for a bound kjgc its agency's id. */
+  agencyId: number | null;
+  kjgcDlsId: number | null;
+  isAdmin: boolean;
+  role: 0 | 1 | 2 | null;
+  perms: string[];
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function tokenFrom(req: FastifyRequest): string | null {
+  const auth = req.headers.authorization;
+  if (auth?.startsWith('Bearer ')) return auth.slice(7).trim() || null;
+  return req.cookies[SESSION_COOKIE] ?? null;
+}
+
+type SessionRow = typeof sessions.$inferSelect;
+type UserRow = typeof users.$inferSelect;
+
+/**
+ * Starts a session with a fresh random token (a new one at every sign-in), sets the cookie, and
+ * returns the caller as the next request will see them.
+ */
+export async function startSession(
+  tx: Tx,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+): Promise<SessionCtx> {
+  const token = randomBytes(32).toString('base64url');
+  await actAsUser(tx, user.id);
+  const [row] = await tx
+    .insert(sessions)
+    .values({
+      tokenHash: hashToken(token),
+      userId: user.id,
+      orgId: await defaultOrg(tx, user.id),
+      expiresAt: new Date(Date.now() + ABSOLUTE_MS),
+      ip: req.ip,
+      userAgent: (req.headers['user-agent'] ?? '').slice(0, 300),
+    })
+    .returning();
+  if (!row) throw new Error('session insert returned nothing');
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    maxAge: ABSOLUTE_MS / 1000,
+  });
+  const ctx = await buildCtx(tx, row, user);
+  await setScope(tx, { agencyId: ctx.agencyId, userId: user.id });
+  return ctx;
+}
+
+export async function endSession(tx: Queryable, reply: FastifyReply, sessionId: number) {
+  await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+/** Lets the transaction see the user's own memberships in every tenant (row-level security). */
+const actAsUser = (tx: Tx, userId: number) => setScope(tx, { agencyId: null, userId });
+
+/** The first organisation the user belongs to (administrator places first), or null. */
+async function defaultOrg(tx: Queryable, userId: number): Promise<number | null> {
+  const [row] = await tx
+    .select({ orgId: memberships.orgId })
+    .from(memberships)
+    .where(eq(memberships.userId, userId))
+    .orderBy(sql`${memberships.isAdmin} desc`, asc(memberships.id))
+    .limit(1);
+  return row?.orgId ?? null;
+}
+
+/** Resolves the caller's session, or null when there is none or it expired. */
+export async function resolveSession(db: Db, req: FastifyRequest): Promise<SessionCtx | null> {
+  const token = tokenFrom(req);
+  if (!token) return null;
+  const [row] = await db
+    .select({ s: sessions, u: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
+    .limit(1);
+  if (!row) return null;
+  const now = Date.now();
+  if (row.s.expiresAt.getTime() <= now || row.s.lastSeenAt.getTime() + IDLE_MS <= now) return null;
+  if (now - row.s.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, row.s.id));
+  }
+  return inScope(db, { agencyId: null, userId: row.u.id }, (tx) => buildCtx(tx, row.s, row.u));
+}
+
+/** The session's organisation, membership and permissions; the transaction must act as the user. */
+async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<SessionCtx> {
+  const orgId = s.orgId ?? (await defaultOrg(tx, u.id));
+  const [place] =
+    orgId === null
+      ? []
+      : await tx
+          .select({ m: memberships, o: organisations })
+          .from(memberships)
+          .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+          .where(and(eq(memberships.userId, u.id), eq(memberships.orgId, orgId)))
+          .limit(1);
+  return {
+    sessionId: s.id,
+    userId: u.id,
+    phone: u.phone,
+    hymc: u.hymc,
+    zw: u.zw,
+    headimg: u.headimg,
+    hasPassword: u.passwordHash !== null,
+    orgId: place?.o.id ?? null,
+    orgType: place?.o.orgType ?? null,
+    orgName: place?.o.name ?? null,
+    agencyId: place ? (place.o.kjgcDlsId ?? place.o.id) : null,
+    kjgcDlsId: place?.o.kjgcDlsId ?? null,
+    isAdmin: place?.m.isAdmin ?? false,
+    role: (place?.m.role as 0 | 1 | 2 | undefined) ?? null,
+    perms: place ? (place.m.isAdmin ? [ALL_PERMS] : [...DEFAULT_STAFF_PERMS]) : [],
+  };
+}
+
+/** What the client is told about its session (foundation.md §3). */
+export function sessionInfo(s: SessionCtx): SessionInfo {
+  return {
+    token: { id: s.userId, hymc: s.hymc, zw: s.zw, headimg: s.headimg, hasPassword: s.hasPassword },
+    isAdmin: s.isAdmin ? '1' : '0',
+    isAgency: '1',
+    phone: s.phone,
+    orgType: s.orgType,
+    orgId: s.orgId,
+    orgName: s.orgName,
+    role: s.role,
+    kjgcDlsId: s.kjgcDlsId,
+    perms: s.perms,
+  };
+}

@@ -1,0 +1,10 @@
+import './zod-locale.js';
+export * from './account.js';
+export * from './auth.js';
+export * from './call.js';
+export * from './dashboard.js';
+export * from './envelope.js';
+export * from './glossary.js';
+export * from './menu.js';
+export * from './permissions.js';
+export * from './validators.js';
