@@ -1,6 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
-// One root config for every workspace: `npx vitest run <path>` from the repository root.
+// `npm test` runs the unit/integration project, then the browser project against the built client.
 export default defineConfig({
-  test: {},
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'server',
+          include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
 });

@@ -16,8 +16,15 @@ export interface MenuDef {
   perm?: string;
   /** Icon name for the navigation (antd icon component name). */
   icon?: string;
-  /** Only administrators hold it unless a role grants it. */
+  /** Only administrators (and, where said, factory users) hold it; no role can grant it. */
   adminOnly?: boolean;
+  /** Only platform operators hold it. */
+  operatorOnly?: boolean;
+  /** Shown in the top bar's more-menu instead of the navigation (foundation.md §2). */
+  more?: boolean;
+  /** Province codes (sssf) the entry is limited to, or hidden in (foundation.md §6 region rules). */
+  onlyRegions?: readonly string[];
+  hiddenRegions?: readonly string[];
 }
 
 export const MENUS = [
@@ -26,15 +33,68 @@ export const MENUS = [
   { id: 10, parentId: 0, type: 'M', title: '设置', path: '/nested', icon: 'SettingOutlined' },
   { id: 223, parentId: 10, type: 'C', title: '个人设置', path: '/nested/menu1/baseInfo' },
   { id: 224, parentId: 10, type: 'C', title: '修改密码', path: '/nested/menu1/changePassword' },
+  { id: 225, parentId: 10, type: 'C', title: '代理机构信息', path: '/nested/manage/agency-info', perm: 'agency:info:view', adminOnly: true },
+  { id: 2251, parentId: 225, type: 'F', title: '编辑机构信息', perm: 'agency:info:edit', adminOnly: true },
+  { id: 226, parentId: 10, type: 'C', title: '员工管理', path: '/nested/manage/staff', perm: 'staff:list:view' },
+  { id: 2261, parentId: 226, type: 'F', title: '邀请员工', perm: 'staff:invite' },
+  { id: 2262, parentId: 226, type: 'F', title: '移除员工', perm: 'staff:remove' },
+  { id: 2263, parentId: 226, type: 'F', title: '工作交接', perm: 'staff:handover' },
+  { id: 2264, parentId: 226, type: 'F', title: '转让管理员', perm: 'staff:admin:transfer', adminOnly: true },
+  { id: 2265, parentId: 226, type: 'F', title: '调整部门', perm: 'staff:dept:change' },
+  { id: 227, parentId: 10, type: 'C', title: '部门管理', path: '/nested/manage/department', perm: 'org:dept:view' },
+  { id: 2271, parentId: 227, type: 'F', title: '编辑部门', perm: 'org:dept:edit' },
+  { id: 228, parentId: 10, type: 'C', title: '角色权限', path: '/nested/manage/role', perm: 'role:list:view' },
+  { id: 2281, parentId: 228, type: 'F', title: '编辑角色', perm: 'role:edit', adminOnly: true },
+  { id: 229, parentId: 10, type: 'C', title: '岗位管理', path: '/nested/manage/station', perm: 'station:list:view' },
+  { id: 2291, parentId: 229, type: 'F', title: '编辑岗位', perm: 'station:edit' },
+  { id: 239, parentId: 10, type: 'F', title: '新增合同模板', perm: 'contract:template:add' },
+  { id: 240, parentId: 10, type: 'F', title: '批量导入合同模板', perm: 'contract:template:import' },
+  { id: 241, parentId: 10, type: 'F', title: '编辑合同模板', perm: 'contract:template:edit' },
+  { id: 242, parentId: 10, type: 'F', title: '删除合同模板', perm: 'contract:template:delete' },
+  { id: 900, parentId: 0, type: 'M', title: '平台运营', path: '/platform', icon: 'CloudServerOutlined' },
+  { id: 901, parentId: 900, type: 'C', title: '入驻审核', path: '/platform/applications', perm: 'platform:apply:review', operatorOnly: true },
 ] as const satisfies readonly MenuDef[];
 
 export type PermKey = Extract<(typeof MENUS)[number], { perm: string }>['perm'];
 export const ALL_PERMS = '*:*:*';
 
-/** The permissions a member holds before any role is given: every non-admin menu and button. */
-export const DEFAULT_STAFF_PERMS: readonly PermKey[] = MENUS.flatMap((m) =>
-  'perm' in m && !('adminOnly' in m && m.adminOnly) ? [m.perm] : [],
+const flag = (m: MenuDef, key: 'adminOnly' | 'operatorOnly') => (m as MenuDef)[key] === true;
+
+/** Permissions a role may grant: everything but administrator-only and operator-only ones. */
+export const GRANTABLE_PERMS: readonly PermKey[] = (MENUS as readonly MenuDef[]).flatMap((m) =>
+  m.perm && !flag(m, 'adminOnly') && !flag(m, 'operatorOnly') ? [m.perm as PermKey] : [],
 );
+
+/** What the default role 普通员工 of a new agency holds: everything grantable but staff administration. */
+export const DEFAULT_STAFF_PERMS: readonly PermKey[] = GRANTABLE_PERMS.filter(
+  (p) => !/^(staff:(invite|remove|handover|dept:change)|org:dept:edit|station:edit)$/.test(p),
+);
+
+/** Held by platform operators. */
+export const OPERATOR_PERMS: readonly PermKey[] = (MENUS as readonly MenuDef[]).flatMap((m) =>
+  m.perm && flag(m, 'operatorOnly') ? [m.perm as PermKey] : [],
+);
+
+/**
+ * The spec's permission-code-to-level map (foundation.md §6, business.md §3). Its meaning is not shown
+ * in the spec; kept as given for the modules that use those codes.
+ */
+export const PERM_CODE_LEVEL: Readonly<Record<number, number>> = {
+  171: 2,
+  172: 3,
+  410: 0,
+  411: 0,
+  412: 0,
+  413: 0,
+  420: 3,
+  421: 3,
+  422: 3,
+  423: 3,
+  522: 3,
+  523: 2,
+  290: 3,
+  390: 3,
+};
 
 /** A permission is held when the list has `*:*:*` or any of the required ids (foundation.md §5). */
 export function hasPerm(held: readonly string[], required: string | readonly string[]): boolean {

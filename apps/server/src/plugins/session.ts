@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ALL_PERMS, DEFAULT_STAFF_PERMS, type OrgType, type SessionInfo } from '@dzy/shared';
+import { ALL_PERMS, GRANTABLE_PERMS, OPERATOR_PERMS, type OrgType, type SessionInfo } from '@dzy/shared';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Db, inScope, type Queryable, setScope, type Tx } from '../db/client.js';
-import { memberships, organisations, sessions, users } from '../db/schema/index.js';
+import { membershipRoles, memberships, organisations, roles, sessions, users } from '../db/schema/index.js';
 
 export const SESSION_COOKIE = 'dzy_session';
 /** A session ends after 30 minutes unused or 12 hours after sign-in, whichever is first. */
@@ -29,6 +29,9 @@ export interface SessionCtx {
   kjgcDlsId: number | null;
   isAdmin: boolean;
   role: 0 | 1 | 2 | null;
+  membershipId: number | null;
+  departmentId: number | null;
+  isOperator: boolean;
   perms: string[];
 }
 
@@ -129,6 +132,10 @@ async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<SessionCtx> 
           .innerJoin(organisations, eq(organisations.id, memberships.orgId))
           .where(and(eq(memberships.userId, u.id), eq(memberships.orgId, orgId)))
           .limit(1);
+  const perms = [
+    ...(place ? (place.m.isAdmin ? [ALL_PERMS] : await rolePerms(tx, place.m.id)) : []),
+    ...(u.isOperator ? OPERATOR_PERMS : []),
+  ];
   return {
     sessionId: s.id,
     userId: u.id,
@@ -144,8 +151,23 @@ async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<SessionCtx> 
     kjgcDlsId: place?.o.kjgcDlsId ?? null,
     isAdmin: place?.m.isAdmin ?? false,
     role: (place?.m.role as 0 | 1 | 2 | undefined) ?? null,
-    perms: place ? (place.m.isAdmin ? [ALL_PERMS] : [...DEFAULT_STAFF_PERMS]) : [],
+    membershipId: place?.m.id ?? null,
+    departmentId: place?.m.departmentId ?? null,
+    isOperator: u.isOperator,
+    perms,
   };
+}
+
+const GRANTABLE = new Set<string>(GRANTABLE_PERMS);
+
+/** The union of the member's roles' permissions, limited to what a role may grant. */
+async function rolePerms(tx: Tx, membershipId: number): Promise<string[]> {
+  const rows = await tx
+    .select({ perms: roles.perms })
+    .from(membershipRoles)
+    .innerJoin(roles, eq(roles.id, membershipRoles.roleId))
+    .where(eq(membershipRoles.membershipId, membershipId));
+  return [...new Set(rows.flatMap((r) => r.perms))].filter((p) => GRANTABLE.has(p)).sort();
 }
 
 /** What the client is told about its session (foundation.md §3). */

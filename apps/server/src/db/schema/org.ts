@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  primaryKey,
   index,
   integer,
   pgPolicy,
@@ -32,6 +33,13 @@ export const organisations = pgTable(
     /** Licensed customers and ledgers; null is unlimited. */
     licenceCustomers: integer('licence_customers'),
     licenceLedgers: integer('licence_ledgers'),
+    /** Scale and accountant-count options 1-5 of the create-agency form. */
+    scale: smallint(),
+    staffNum: smallint('staff_num'),
+    link: text().notNull().default(''),
+    linkPhone: text('link_phone').notNull().default(''),
+    /** quitSet: '1' members may leave by themselves, '0' only an administrator removes them. */
+    quitSet: text('quit_set').$type<'0' | '1'>().notNull().default('1'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -57,6 +65,7 @@ export const memberships = pgTable(
     isAdmin: boolean('is_admin').notNull().default(false),
     /** 0 部门员工, 1 代理所管理员, 2 部门负责人. */
     role: smallint().notNull().default(0),
+    departmentId: integer('department_id').references((): AnyPgColumn => departments.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -73,3 +82,170 @@ export const memberships = pgTable(
     }),
   ],
 ).enableRLS();
+
+const tenantPolicy = (name: string, agencyId: AnyPgColumn) =>
+  pgPolicy(name, {
+    to: appRole,
+    for: 'all',
+    using: sql`${agencyId} = ${currentAgency}`,
+    withCheck: sql`${agencyId} = ${currentAgency}`,
+  });
+
+/** The department tree of an agency; a department head sees the clients of their department and below. */
+export const departments = pgTable(
+  'departments',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    agencyId: integer('agency_id')
+      .notNull()
+      .references(() => organisations.id),
+    parentId: integer('parent_id').references((): AnyPgColumn => departments.id),
+    name: text().notNull(),
+    directorUserId: integer('director_user_id').references(() => users.id),
+    sort: integer().notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('departments_agency_idx').on(t.agencyId), tenantPolicy('departments_tenant', t.agencyId)],
+).enableRLS();
+
+/** Agency roles: named sets of permission keys (the function-permission tree, gnqx). */
+export const roles = pgTable(
+  'roles',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    agencyId: integer('agency_id')
+      .notNull()
+      .references(() => organisations.id),
+    name: text().notNull(),
+    remark: text().notNull().default(''),
+    perms: text().array().notNull().default(sql`'{}'::text[]`),
+    /** The role every new member gets; it cannot be deleted. */
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('roles_agency_name_uq').on(t.agencyId, t.name), tenantPolicy('roles_tenant', t.agencyId)],
+).enableRLS();
+
+/** Which roles a member holds; their permissions are the union. */
+export const membershipRoles = pgTable(
+  'membership_roles',
+  {
+    agencyId: integer('agency_id')
+      .notNull()
+      .references(() => organisations.id),
+    membershipId: integer('membership_id')
+      .notNull()
+      .references(() => memberships.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.membershipId, t.roleId] }), tenantPolicy('membership_roles_tenant', t.agencyId)],
+).enableRLS();
+
+/** Stations (岗位, job posts) such as 服务顾问; members are assigned to serve clients in a post. */
+export const stations = pgTable(
+  'stations',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    agencyId: integer('agency_id')
+      .notNull()
+      .references(() => organisations.id),
+    name: text().notNull(),
+    /** The post chosen for a new member (服务顾问). */
+    isDefault: boolean('is_default').notNull().default(false),
+    sort: integer().notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('stations_agency_name_uq').on(t.agencyId, t.name), tenantPolicy('stations_tenant', t.agencyId)],
+).enableRLS();
+
+export const stationMembers = pgTable(
+  'station_members',
+  {
+    agencyId: integer('agency_id')
+      .notNull()
+      .references(() => organisations.id),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => stations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+  },
+  (t) => [primaryKey({ columns: [t.stationId, t.userId] }), tenantPolicy('station_members_tenant', t.agencyId)],
+).enableRLS();
+
+/** Invitations to join an agency by phone. status: 0 待接受, 1 已接受, 2 已取消. */
+export const invites = pgTable(
+  'invites',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    agencyId: integer('agency_id')
+      .notNull()
+      .references(() => organisations.id),
+    phone: text().notNull(),
+    hymc: text().notNull().default(''),
+    inviterId: integer('inviter_id')
+      .notNull()
+      .references(() => users.id),
+    role: smallint().notNull().default(0),
+    departmentId: integer('department_id').references(() => departments.id, { onDelete: 'set null' }),
+    status: smallint().notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('invites_agency_idx').on(t.agencyId, t.createdAt),
+    index('invites_phone_idx').on(t.phone),
+    // The invitee reads invitations to their own phone, from outside the agency.
+    pgPolicy('invites_tenant', {
+      to: appRole,
+      for: 'all',
+      using: sql`${t.agencyId} = ${currentAgency} or ${t.phone} = (select u.phone from users u where u.id = ${currentUser})`,
+      withCheck: sql`${t.agencyId} = ${currentAgency}`,
+    }),
+  ],
+).enableRLS();
+
+/** Applications to open an agency, reviewed by a platform operator. status: 0 待审核, 1 已通过, 2 已驳回. */
+export const agencyApplications = pgTable(
+  'agency_applications',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    applicantId: integer('applicant_id')
+      .notNull()
+      .references(() => users.id),
+    agencyName: text('agency_name').notNull(),
+    agencyTax: text('agency_tax').notNull(),
+    agencyType: text('agency_type').$type<'dls' | 'kd'>().notNull().default('dls'),
+    sssf: text().notNull(),
+    ssds: text().notNull(),
+    ssqx: text().notNull(),
+    address: text().notNull(),
+    agencyScale: smallint('agency_scale').notNull(),
+    staffNum: smallint('staff_num').notNull(),
+    link: text().notNull().default(''),
+    linkPhone: text('link_phone').notNull().default(''),
+    status: smallint().notNull().default(0),
+    reason: text().notNull().default(''),
+    reviewerId: integer('reviewer_id').references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    agencyId: integer('agency_id').references(() => organisations.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('agency_applications_status_idx').on(t.status, t.createdAt)],
+);
+
+/** Platform white-list orders switching features per agency or region (lbsjc, dljghdkjgcmenu, wsbsdt, kxdlmmjy). */
+export const whitelistOrders = pgTable(
+  'whitelist_orders',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    type: text().notNull(),
+    busiVal: text('busi_val').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('whitelist_orders_uq').on(t.type, t.busiVal)],
+);

@@ -12,6 +12,8 @@ export const users = pgTable(
     zw: text().notNull().default(''),
     headimg: text().notNull().default(''),
     passwordHash: text('password_hash'),
+    /** A platform operator (reviews agency applications); not a member of any agency by this. */
+    isOperator: boolean('is_operator').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('users_phone_uq').on(t.phone), uniqueIndex('users_account_uq').on(t.account)],

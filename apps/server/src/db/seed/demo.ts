@@ -2,7 +2,8 @@ import { usccCheckChar } from '@dzy/shared';
 import { eq, sql } from 'drizzle-orm';
 import { hashPassword } from '../../plugins/password.js';
 import type { Db } from '../client.js';
-import { enterprises, memberships, organisations, users } from '../schema/index.js';
+import { addMember, provisionAgency } from '../../modules/org/provision.js';
+import { departments, enterprises, organisations, users } from '../schema/index.js';
 import { generateEnterprises } from './demo-data.js';
 
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -14,6 +15,7 @@ export const DEMO_ACCOUNTS = [
   { phone: '13800000002', who: `${DEMO_AGENCY} 会计` },
   { phone: '13900000000', who: '鸿信财务咨询有限公司 管理员（另一家代理机构）' },
   { phone: '13700000000', who: '启航会计工厂（绑定演示代理机构）' },
+  { phone: '13600000000', who: '平台运营（审核代理机构入驻申请）' },
 ] as const;
 
 const uscc = (first17: string) => first17 + usccCheckChar(first17);
@@ -69,11 +71,16 @@ export async function seedDemo(db: Db): Promise<boolean> {
     const admin = await addUser(t, '13800000000', '王建国', '总经理', hash);
     const acc1 = await addUser(t, '13800000001', '李晓梅', '主办会计', hash);
     const acc2 = await addUser(t, '13800000002', '张伟', '会计', hash);
-    await t.insert(memberships).values([
-      { agencyId: agency, orgId: agency, userId: admin, isAdmin: true, role: 1 },
-      { agencyId: agency, orgId: agency, userId: acc1, role: 0 },
-      { agencyId: agency, orgId: agency, userId: acc2, role: 0 },
-    ]);
+    await provisionAgency(t, agency, admin);
+    const [dept1] = await t
+      .insert(departments)
+      .values([
+        { agencyId: agency, name: '记账一部', directorUserId: acc1, sort: 1 },
+        { agencyId: agency, name: '记账二部', sort: 2 },
+      ])
+      .returning({ id: departments.id });
+    await addMember(t, { agencyId: agency, orgId: agency, userId: acc1, role: 2, departmentId: dept1?.id });
+    await addMember(t, { agencyId: agency, orgId: agency, userId: acc2, role: 0, departmentId: dept1?.id });
     await addEnterprises(t, agency, 60, 20261, [admin, acc1, acc2]);
 
     const other = await addOrg(t, {
@@ -86,7 +93,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
       address: '深圳市南山区科技园科发路 8 号',
     });
     const otherAdmin = await addUser(t, '13900000000', '陈思远', '负责人', hash);
-    await t.insert(memberships).values({ agencyId: other, orgId: other, userId: otherAdmin, isAdmin: true, role: 1 });
+    await provisionAgency(t, other, otherAdmin);
     await addEnterprises(t, other, 20, 20262, [otherAdmin]);
 
     const factory = await addOrg(t, {
@@ -100,7 +107,9 @@ export async function seedDemo(db: Db): Promise<boolean> {
       kjgcDlsId: agency,
     });
     const factoryUser = await addUser(t, '13700000000', '赵敏', '记账主管', hash);
-    await t.insert(memberships).values({ agencyId: agency, orgId: factory, userId: factoryUser, isAdmin: true, role: 1 });
+    await addMember(t, { agencyId: agency, orgId: factory, userId: factoryUser, role: 1 });
+
+    await t.insert(users).values({ phone: '13600000000', hymc: '平台运营', zw: '运营专员', passwordHash: hash, isOperator: true });
   });
   return true;
 }

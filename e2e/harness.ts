@@ -1,0 +1,119 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import pg from 'pg';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+export const DEMO_ADMIN = '13800000000';
+export const DEMO_PASSWORD = 'Demo@2026';
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? ok(addr.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * The product as a user gets it: the real server process (built web client, demo data) on a fresh
+ * embedded database, or on a fresh PostgreSQL database when DATABASE_URL is set; and Chromium.
+ */
+export async function startProduct() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-'));
+  const port = await freePort();
+  const db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL) : null;
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: db?.url ?? '',
+  };
+  if (db) execFileSync(TSX, ['apps/server/src/db/seed/cli.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+  const server: ChildProcess = spawn(TSX, ['apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/api/health`, 60_000);
+
+  const browser: Browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+
+  return {
+    baseUrl,
+    browser,
+    /** A new browser context (fresh cookies and storage) with one page, at 1440x900. */
+    async newPage(): Promise<Page> {
+      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+      return ctx.newPage();
+    },
+    /** The newest SMS the server "sent" to a phone, from the development outbox. */
+    async lastSms(phone: string): Promise<string> {
+      const res = await fetch(`${baseUrl}/api/dev/outbox`);
+      const body = (await res.json()) as { data: { phone: string; content: string }[] };
+      const sms = body.data.find((m) => m.phone === phone);
+      if (!sms) throw new Error(`no SMS to ${phone}`);
+      return sms.content;
+    },
+    async close() {
+      await browser.close();
+      server.kill('SIGTERM');
+      await new Promise((ok) => server.once('exit', ok));
+      await db?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Product = Awaited<ReturnType<typeof startProduct>>;
+
+async function waitFor(url: string, ms: number) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not answer ${url} within ${ms} ms`);
+}
+
+async function freshDatabase(adminUrl: string) {
+  const name = `dzy_e2e_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
