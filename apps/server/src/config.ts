@@ -13,6 +13,8 @@ export interface Config {
   redisUrl: string | null;
   secretKey: Buffer;
   logLevel: string;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
   production: boolean;
   /** Where the built web client is served from. */
   webDist: string;
@@ -33,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appDatabaseUrl: env.APP_DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
     secretKey: secretKey(env.SECRET_KEY, dataDir, production),
+    trustProxy: env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     production,
     webDist: resolve(env.WEB_DIST ?? resolve(REPO_ROOT, 'apps/web/dist')),

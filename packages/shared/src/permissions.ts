@@ -65,10 +65,8 @@ export const GRANTABLE_PERMS: readonly PermKey[] = (MENUS as readonly MenuDef[])
   m.perm && !flag(m, 'adminOnly') && !flag(m, 'operatorOnly') ? [m.perm as PermKey] : [],
 );
 
-/** What the default role 普通员工 of a new agency holds: everything grantable but staff administration. */
-export const DEFAULT_STAFF_PERMS: readonly PermKey[] = GRANTABLE_PERMS.filter(
-  (p) => !/^(staff:(invite|remove|handover|dept:change)|org:dept:edit|station:edit)$/.test(p),
-);
+/** What the default role 普通员工 of a new agency holds: everything grantable but the administration pages. */
+export const DEFAULT_STAFF_PERMS: readonly PermKey[] = GRANTABLE_PERMS.filter((p) => !/^(staff|org|role|station):/.test(p));
 
 /** Held by platform operators. */
 export const OPERATOR_PERMS: readonly PermKey[] = (MENUS as readonly MenuDef[]).flatMap((m) =>
@@ -96,10 +94,15 @@ export const PERM_CODE_LEVEL: Readonly<Record<number, number>> = {
   390: 3,
 };
 
-/** A permission is held when the list has `*:*:*` or any of the required ids (foundation.md §5). */
+const OPERATOR_ONLY = new Set<string>(OPERATOR_PERMS);
+
+/**
+ * A permission is held when the list has `*:*:*` or any of the required ids (foundation.md §5).
+ * Platform-operator permissions are the exception: an agency's `*:*:*` does not reach them.
+ */
 export function hasPerm(held: readonly string[], required: string | readonly string[]): boolean {
-  if (held.includes(ALL_PERMS)) return true;
   const need = typeof required === 'string' ? [required] : required;
   if (need.length === 0) throw new Error('请设置操作权限标签值');
-  return need.some((p) => held.includes(p));
+  const all = held.includes(ALL_PERMS);
+  return need.some((p) => held.includes(p) || (all && !OPERATOR_ONLY.has(p)));
 }

@@ -30,7 +30,8 @@ const HTTP_STATUS: Record<number, number> = {
   [CODE.EMPTY]: 200,
   [CODE.BAD_REQUEST]: 400,
   [CODE.SESSION_EXPIRED]: 403,
-  [CODE.NO_PERMISSION]: 403,
+  // Not 403: clients take HTTP 403 as an expired session and sign the user out.
+  [CODE.NO_PERMISSION]: 460,
   [CODE.NOT_FOUND]: 404,
   [CODE.CONFLICT]: 409,
   [CODE.TOO_LARGE]: 413,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ALL_PERMS, GRANTABLE_PERMS, OPERATOR_PERMS, type OrgType, type SessionInfo } from '@dzy/shared';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Db, inScope, type Queryable, setScope, type Tx } from '../db/client.js';
@@ -87,6 +87,14 @@ export async function endSession(tx: Queryable, reply: FastifyReply, sessionId: 
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
+/** Ends every session of a user but `keep` (after a password change or reset). */
+export async function endUserSessions(tx: Queryable, userId: number, keep?: number) {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? ne(sessions.id, keep) : undefined));
+}
+
 /** Lets the transaction see the user's own memberships in every tenant (row-level security). */
 const actAsUser = (tx: Tx, userId: number) => setScope(tx, { agencyId: null, userId });
 
@@ -132,6 +140,9 @@ async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<SessionCtx> 
           .innerJoin(organisations, eq(organisations.id, memberships.orgId))
           .where(and(eq(memberships.userId, u.id), eq(memberships.orgId, orgId)))
           .limit(1);
+  const agencyId = place ? (place.o.kjgcDlsId ?? place.o.id) : null;
+  // Roles are tenant rows: read them in the membership's agency.
+  if (place) await setScope(tx, { agencyId, userId: u.id });
   const perms = [
     ...(place ? (place.m.isAdmin ? [ALL_PERMS] : await rolePerms(tx, place.m.id)) : []),
     ...(u.isOperator ? OPERATOR_PERMS : []),
@@ -147,7 +158,7 @@ async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<SessionCtx> 
     orgId: place?.o.id ?? null,
     orgType: place?.o.orgType ?? null,
     orgName: place?.o.name ?? null,
-    agencyId: place ? (place.o.kjgcDlsId ?? place.o.id) : null,
+    agencyId,
     kjgcDlsId: place?.o.kjgcDlsId ?? null,
     isAdmin: place?.m.isAdmin ?? false,
     role: (place?.m.role as 0 | 1 | 2 | undefined) ?? null,

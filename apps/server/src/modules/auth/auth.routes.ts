@@ -17,7 +17,7 @@ import { audit } from '../../lib/audit.js';
 import { Answer, AppError } from '../../plugins/errors.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { hashPassword, verifyPassword } from '../../plugins/password.js';
-import { endSession, sessionInfo, startSession } from '../../plugins/session.js';
+import { endSession, endUserSessions, sessionInfo, startSession } from '../../plugins/session.js';
 import { consumeCode, issueCode } from './sms-code.js';
 import {
   findUserByAccount,
@@ -92,8 +92,13 @@ export const authModule: ServerModule = {
         .update(users)
         .set({ passwordHash: await hashPassword(body.password) })
         .where(eq(users.id, user.id));
-      // A reset password also lifts a lock on the phone as an account name.
-      await tx.delete(loginLocks).where(eq(loginLocks.account, user.phone));
+      // A reset lifts the lock and starts the count of wrong passwords again, for the phone and the
+      // account name; and it ends every session signed in with the old password.
+      for (const account of [user.phone, user.account].filter((a): a is string => !!a).map(normaliseAccount)) {
+        await tx.delete(loginLocks).where(eq(loginLocks.account, account));
+        await recordAttempt(tx, account, true, req.ip);
+      }
+      await endUserSessions(tx, user.id);
       await audit(tx, req, { agencyId: null, userId: user.id }, 'auth.password_reset');
       return null;
     }),

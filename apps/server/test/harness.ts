@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CODE } from '@dzy/shared';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { type Db, openDatabase } from '../src/db/client.js';
+import { DEMO_PASSWORD, seedDemo } from '../src/db/seed/demo.js';
+
+export interface Reply<T = unknown> {
+  status: number;
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/**
+ * A fresh server on a fresh database for one test file: PGlite in a temporary folder, or, when
+ * DATABASE_URL is set, a new database on that PostgreSQL server, dropped again by close().
+ */
+export async function startTestApp(opts: { seed?: boolean; prepare?: (owner: Db) => Promise<void> } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dzy-test-'));
+  const server = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : null;
+  const config = {
+    ...loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: server?.url ?? '' }),
+    webDist: join(dataDir, 'no-web'),
+  };
+  const db = await openDatabase(config, async (owner) => {
+    if (opts.seed !== false) await seedDemo(owner);
+    await opts.prepare?.(owner);
+  });
+  const app = await buildApp(config, db);
+  await app.ready();
+
+  /** Makes a call as the given session cookie (or none); bodies are sent as JSON. */
+  async function call<T = unknown>(path: string, body: unknown = {}, cookie?: string): Promise<Reply<T>> {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/${path}`,
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      payload: JSON.stringify(body),
+    });
+    const json = res.json() as { code: number; msg: string; data: T };
+    return { status: res.statusCode, ...json };
+  }
+
+  /** Signs in with a password and returns the session cookie to send with later calls. */
+  async function login(account: string, password = DEMO_PASSWORD): Promise<string> {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/userext/v1.0/common/user/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ type: '1', account, password }),
+    });
+    const body = res.json() as { code: number; msg: string };
+    if (body.code !== CODE.OK) throw new Error(`login ${account} failed: ${body.msg}`);
+    const cookie = [res.headers['set-cookie']].flat().find((c) => c?.startsWith('dzy_session='));
+    if (!cookie) throw new Error('no session cookie');
+    return cookie.split(';')[0] ?? '';
+  }
+
+  /** Reads as the owner (bypassing row-level security) to check what was really written. */
+  async function ownerQuery<T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+    if (server) {
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      try {
+        return (await client.query(text, params)).rows as T[];
+      } finally {
+        await client.end();
+      }
+    }
+    // PGlite is one connection, held by the app role; the app role's view is what tests can read there.
+    throw new Error('ownerQuery needs DATABASE_URL; use appQuery on PGlite');
+  }
+
+  return {
+    app,
+    db,
+    config,
+    call,
+    login,
+    ownerQuery,
+    kind: db.kind,
+    async close() {
+      await app.close();
+      await db.close();
+      await server?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+async function createTestDatabase(adminUrl: string) {
+  const name = `dzy_t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

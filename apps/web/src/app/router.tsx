@@ -1,0 +1,50 @@
+import { createHashRouter, Navigate, RouterProvider } from 'react-router';
+import { HOME_PATH } from '../lib/paths';
+import { GuestOnly, RequireAuth } from './guards';
+import { Lazy, lazyNamed } from './lazy-page';
+import { MenuPage } from './menu-page';
+import { RootLayout } from './root-layout';
+import { RouteError } from './route-error';
+import { DashboardPage, PUBLIC_PAGES } from './route-registry';
+
+const MainLayout = lazyNamed(() => import('./layout/main-layout'), 'MainLayout');
+const LoginPage = lazyNamed(() => import('../features/auth/pages/login-page'), 'LoginPage');
+const ForgetPasswordPage = lazyNamed(() => import('../features/auth/pages/forget-password-page'), 'ForgetPasswordPage');
+const AgreementPage = lazyNamed(() => import('../features/public/pages/agreement-page'), 'AgreementPage');
+const PrivacyPage = lazyNamed(() => import('../features/public/pages/privacy-page'), 'PrivacyPage');
+const NotFoundPage = lazyNamed(() => import('../features/public/pages/not-found-page'), 'NotFoundPage');
+const DevOutboxPage = lazyNamed(() => import('../features/public/pages/dev-outbox-page'), 'DevOutboxPage');
+
+const router = createHashRouter([
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { element: <GuestOnly />, children: [{ path: '/login', element: <Lazy page={LoginPage} fullScreen /> }] },
+      { path: '/forgetPassword', element: <Lazy page={ForgetPasswordPage} fullScreen /> },
+      { path: '/agreement', element: <Lazy page={AgreementPage} fullScreen /> },
+      { path: '/privacy', element: <Lazy page={PrivacyPage} fullScreen /> },
+      { path: '/404', element: <Lazy page={NotFoundPage} fullScreen /> },
+      { path: '/dev/outbox', element: <Lazy page={DevOutboxPage} fullScreen /> },
+      ...Object.entries(PUBLIC_PAGES).map(([path, page]) => ({ path, element: <Lazy page={page} fullScreen /> })),
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            path: '/',
+            element: <Lazy page={MainLayout} fullScreen />,
+            children: [
+              { index: true, element: <Navigate to={HOME_PATH} replace /> },
+              { path: 'dashboard', element: <Lazy page={DashboardPage} /> },
+              { path: '*', element: <MenuPage /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,66 @@
+import { ExperimentOutlined } from '@ant-design/icons';
+import { Alert, Tabs } from 'antd';
+import { useState } from 'react';
+import { useLocation } from 'react-router';
+import { useDevOutbox } from '../../../lib/dev-outbox';
+import { useDocumentTitle } from '../../../lib/document-title';
+import { AccountLoginForm } from '../components/account-login-form';
+import { AuthLayout } from '../components/auth-layout';
+import { Consent } from '../components/consent';
+import { SmsLoginForm } from '../components/sms-login-form';
+
+/** Dev-only link to the SMS outbox, shown only when the server has one. */
+function DevOutboxHint() {
+  const outbox = useDevOutbox();
+  if (!outbox.data) return null;
+  return (
+    <div className="dzy-auth-dev-hint">
+      <ExperimentOutlined />
+      <span>开发环境：</span>
+      <a href="#/dev/outbox" target="_blank" rel="noreferrer">
+        查看开发短信收件箱
+      </a>
+    </div>
+  );
+}
+
+/** /login: 账号登录 and 验证码登录 (foundation.md §2, §4). */
+export function LoginPage() {
+  useDocumentTitle('登录');
+  const location = useLocation();
+  const notice = (location.state as { notice?: string } | null)?.notice ?? null;
+  const [tab, setTab] = useState('account');
+  const [agreed, setAgreed] = useState(false);
+  const [consentMissing, setConsentMissing] = useState(false);
+
+  const ensureConsent = () => {
+    setConsentMissing(!agreed);
+    return agreed;
+  };
+
+  return (
+    <AuthLayout>
+      <h2 className="dzy-auth-title">欢迎登录</h2>
+      <p className="dzy-auth-subtitle">登录代账云，高效管理您的代账业务</p>
+      {notice && <Alert type="warning" showIcon title={notice} style={{ marginBottom: 16 }} />}
+      <Tabs
+        activeKey={tab}
+        onChange={setTab}
+        items={[
+          { key: 'account', label: '账号登录', children: <AccountLoginForm ensureConsent={ensureConsent} /> },
+          {
+            key: 'sms',
+            label: '验证码登录',
+            children: (
+              <>
+                <SmsLoginForm ensureConsent={ensureConsent} />
+                <DevOutboxHint />
+              </>
+            ),
+          },
+        ]}
+      />
+      <Consent checked={agreed} onChange={setAgreed} showError={consentMissing} />
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,29 @@
+import { currentAppPath, isPublicPath, loginPathFor } from './paths';
+import { queryClient } from './query-client';
+
+/** Keys this client keeps in web storage; all start with this prefix. */
+export const STORAGE_PREFIX = 'dzy:';
+
+/** Query key of the session; kept by clearClientState so the route guards stay subscribed to it. */
+export const SESSION_KEY = ['session'] as const;
+
+/**
+ * Forgets everything the client holds about the signed-in user. The session query itself stays in the
+ * cache (its observers would otherwise keep watching a removed query); callers set it right after.
+ */
+export function clearClientState(): void {
+  const others = { predicate: (q: { queryKey: readonly unknown[] }) => q.queryKey[0] !== SESSION_KEY[0] };
+  void queryClient.cancelQueries(others);
+  queryClient.removeQueries(others);
+  for (const storage of [window.localStorage, window.sessionStorage]) {
+    for (const key of Object.keys(storage)) if (key.startsWith(STORAGE_PREFIX)) storage.removeItem(key);
+  }
+}
+
+/** Full reload onto the login page, coming back to the current page after signing in. */
+export function reloadToLogin(): void {
+  const here = currentAppPath();
+  const path = here.split('?')[0] ?? '/';
+  window.location.hash = `#${loginPathFor(isPublicPath(path) ? null : here)}`;
+  window.location.reload();
+}

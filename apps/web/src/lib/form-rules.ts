@@ -1,0 +1,35 @@
+import { checkMobile, checkPassword, checkSmsCode } from '@dzy/shared';
+import type { FormRule } from 'antd';
+
+/** An antd form rule from one of the shared validators, so the form says what the server would. */
+export function ruleOf(check: (value: string) => string | null): FormRule {
+  return {
+    validator: (_rule, value: unknown) => {
+      const msg = check(typeof value === 'string' ? value.trim() : '');
+      return msg ? Promise.reject(new Error(msg)) : Promise.resolve();
+    },
+  };
+}
+
+export const mobileRule = ruleOf(checkMobile);
+export const smsCodeRule = ruleOf(checkSmsCode);
+
+/** The password rule checks the value as typed: spaces count. */
+export const passwordRule: FormRule = {
+  validator: (_rule, value: unknown) => {
+    const msg = checkPassword(typeof value === 'string' ? value : '');
+    return msg ? Promise.reject(new Error(msg)) : Promise.resolve();
+  },
+};
+
+/** The confirm field must repeat the field named `field`. */
+export function sameAsRule(field: string, message = '两次输入的密码不一致'): FormRule {
+  return ({ getFieldValue }) => ({
+    validator: (_rule, value: unknown) => {
+      if (!value) return Promise.reject(new Error('请再次输入新密码'));
+      return value === getFieldValue(field) ? Promise.resolve() : Promise.reject(new Error(message));
+    },
+  });
+}
+
+export const PASSWORD_HINT = '8-20位，须包含大小写字母、数字和特殊字符';
