@@ -1,0 +1,101 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness.js';
+
+let product: Product;
+beforeAll(async () => {
+  product = await startProduct();
+});
+afterAll(() => product?.close());
+
+async function signIn(page: Page, account: string, password: string) {
+  await page.getByPlaceholder('手机号 / 账号').fill(account);
+  await page.getByPlaceholder('密码').fill(password);
+  await page.locator('.dzy-auth-consent input').check();
+  await page.getByRole('button', { name: '登 录' }).click();
+}
+
+/** The figure shown on a portal card. */
+const statValue = (page: Page, title: string) =>
+  page
+    .locator('.dzy-stat')
+    .filter({ has: page.locator('.dzy-stat-title').getByText(title, { exact: true }) })
+    .locator('.dzy-stat-value')
+    .innerText();
+
+describe('sign-in and the portal', () => {
+  it('the demo administrator signs in and sees the portal with the real counts', async () => {
+    const page = await product.newPage();
+    await page.goto(`${product.baseUrl}/`);
+    await page.waitForURL(/#\/login/);
+    await signIn(page, DEMO_ADMIN, DEMO_PASSWORD);
+    await page.waitForURL(/#\/dashboard/);
+    await expect.poll(() => statValue(page, '客户数')).toBe('60');
+    expect(await statValue(page, '员工数')).toBe('3');
+    expect(await statValue(page, '授权客户数')).toBe('200');
+    await expect.poll(() => page.locator('header').innerText()).toContain('演示财税代理有限公司');
+    // The breadcrumb is hidden on the portal.
+    expect(await page.getByText('当前位置').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('a wrong password says so, without telling whether the account exists', async () => {
+    const page = await product.newPage();
+    await page.goto(`${product.baseUrl}/#/login`);
+    await signIn(page, '13800000001', 'Wrong@2026x');
+    await expect.poll(() => page.locator('.ant-alert').innerText()).toContain('账号或密码错误');
+    await page.getByPlaceholder('手机号 / 账号').fill('13811112222');
+    await page.getByRole('button', { name: '登 录' }).click();
+    await expect.poll(() => page.locator('.ant-alert').innerText()).toContain('账号或密码错误');
+    expect(page.url()).toMatch(/#\/login/);
+    await page.context().close();
+  });
+
+  it('signs in by SMS code read from the development outbox', async () => {
+    const page = await product.newPage();
+    await page.goto(`${product.baseUrl}/#/login`);
+    await page.getByRole('tab', { name: '验证码登录' }).click();
+    await page.getByPlaceholder('手机号', { exact: true }).fill('13800000002');
+    await page.getByRole('button', { name: '获取验证码' }).click();
+    await expect.poll(() => page.getByText(/\d+s后重新获取/).count()).toBe(1);
+    const sms = await product.lastSms('13800000002');
+    const code = sms.match(/验证码为(\d{6})/)?.[1] ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+    await page.getByPlaceholder('6位验证码').fill(code);
+    await page.locator('.dzy-auth-consent input').check();
+    await page.getByRole('button', { name: /登\s*录/ }).last().click();
+    await page.waitForURL(/#\/dashboard/);
+    await expect.poll(() => page.locator('header').innerText()).toContain('张伟');
+    await page.context().close();
+  });
+
+  it('a deep link while signed out returns to that page after sign-in', async () => {
+    const page = await product.newPage();
+    await page.goto(`${product.baseUrl}/#/nested/menu1/changePassword`);
+    await page.waitForURL(/#\/login\?redirect=%2Fnested%2Fmenu1%2FchangePassword&t=\d+/);
+    await signIn(page, DEMO_ADMIN, DEMO_PASSWORD);
+    await page.waitForURL(/#\/nested\/menu1\/changePassword$/);
+    await expect.poll(() => page.getByText('当前位置').count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it('logout ends the session on the server', async () => {
+    const page = await product.newPage();
+    await page.goto(`${product.baseUrl}/#/login`);
+    await signIn(page, DEMO_ADMIN, DEMO_PASSWORD);
+    await page.waitForURL(/#\/dashboard/);
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'dzy_session');
+    expect(cookie).toBeDefined();
+    await page.locator('.dzy-header-user').click();
+    await page.getByText('退出登录').click();
+    await page.waitForURL(/#\/login/);
+    // The old token no longer works, even sent by another client.
+    const res = await fetch(`${product.baseUrl}/api/userext/v1.0/common/user/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${cookie?.value}` },
+      body: '{}',
+    });
+    expect(((await res.json()) as { code: number }).code).toBe(403);
+    await page.context().close();
+  });
+});
