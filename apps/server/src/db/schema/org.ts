@@ -1,19 +1,19 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   check,
-  primaryKey,
   index,
   integer,
   pgPolicy,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
   uniqueIndex,
-  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { appRole, currentAgency, currentUser } from './tenancy.js';
+import { appRole, currentAgency, currentUser, tenantPolicy } from './tenancy.js';
 import { users } from './user.js';
 
 /** Organisations are the tenants: agencies (dls, kd) and accounting factories (kjgc) bound to one. */
@@ -82,14 +82,6 @@ export const memberships = pgTable(
     }),
   ],
 ).enableRLS();
-
-const tenantPolicy = (name: string, agencyId: AnyPgColumn) =>
-  pgPolicy(name, {
-    to: appRole,
-    for: 'all',
-    using: sql`${agencyId} = ${currentAgency}`,
-    withCheck: sql`${agencyId} = ${currentAgency}`,
-  });
 
 /** The department tree of an agency; a department head sees the clients of their department and below. */
 export const departments = pgTable(

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { pgRole } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, pgPolicy, pgRole } from 'drizzle-orm/pg-core';
 
 /**
  * The role every request runs as: not superuser, no BYPASSRLS. Created by the first migration.
@@ -11,3 +11,12 @@ export const appRole = pgRole('dzy_app').existing();
 export const currentAgency = sql`app_agency()`;
 /** The signed-in user of the current transaction, null when none is set. */
 export const currentUser = sql`app_user()`;
+
+/** The usual policy of a tenant table: rows of the transaction's agency only, for reading and writing. */
+export const tenantPolicy = (name: string, agencyId: AnyPgColumn) =>
+  pgPolicy(name, {
+    to: appRole,
+    for: 'all',
+    using: sql`${agencyId} = ${currentAgency}`,
+    withCheck: sql`${agencyId} = ${currentAgency}`,
+  });
