@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
@@ -8,31 +8,55 @@ import type { Database } from './db/client.js';
 import { accountModule } from './modules/account/account.routes.js';
 import { authModule } from './modules/auth/auth.routes.js';
 import { dashboardModule } from './modules/dashboard/dashboard.routes.js';
+import { departmentModule } from './modules/department/department.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
+import { orgModule } from './modules/org/org.routes.js';
+import { roleModule } from './modules/role/role.routes.js';
+import { staffModule } from './modules/staff/staff.routes.js';
+import { stationModule } from './modules/station/station.routes.js';
 import { systemModule } from './modules/system/system.routes.js';
 import { type Deps, registerCalls, type ServerModule } from './plugins/calls.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { startJobRunner } from './plugins/jobs.js';
+import { localPushHub } from './plugins/push.js';
 import { outboxSms } from './plugins/sms.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
 /** Every module of the server, in one list. */
 export function serverModules(): ServerModule[] {
-  const modules: ServerModule[] = [authModule, accountModule, menuModule, dashboardModule];
+  const modules: ServerModule[] = [
+    authModule,
+    accountModule,
+    menuModule,
+    dashboardModule,
+    orgModule,
+    roleModule,
+    stationModule,
+    departmentModule,
+    staffModule,
+  ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
 }
 
 export async function buildApp(config: Config, db: Database) {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
   });
-  const deps: Deps = { config, db, sms: outboxSms(app.log, config.production) };
+  let runner: ReturnType<typeof startJobRunner> | null = null;
+  const deps: Deps = {
+    config,
+    db,
+    sms: outboxSms(app.log, config.production),
+    push: localPushHub(),
+    wakeJobs: () => runner?.wake(),
+  };
 
   await app.register(fastifyCookie);
   registerErrorHandling(app);
@@ -50,8 +74,24 @@ export async function buildApp(config: Config, db: Database) {
   );
   for (const m of modules) m.routes?.(app, deps);
 
+  const handlers = modules.flatMap((m) => m.jobs ?? []);
+  app.addHook('onReady', async () => {
+    runner = startJobRunner(deps, handlers, app.log);
+  });
+  // Requests drain first (Fastify closes the server), then running jobs finish, then pushes stop.
+  app.addHook('onClose', async () => {
+    await runner?.stop();
+    await deps.push.close();
+  });
+
   if (existsSync(config.webDist)) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false });
+    // Hashed assets may be cached for good; index.html must be fetched anew to pick up a new build.
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      setHeaders(res, path) {
+        res.setHeader('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+      },
+    });
   } else {
     app.log.warn({ webDist: config.webDist }, 'web client not built: run npm run build -w @dzy/web');
   }

@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import { type Database, inScope, type Tx } from '../db/client.js';
 import { Answer, AppError, httpStatusOf, validationError } from './errors.js';
 import { resolveSession, type SessionCtx } from './session.js';
+import type { JobHandler } from './jobs.js';
+import type { PushHub } from './push.js';
 import type { SmsSender } from './sms.js';
 
 /** What every module's handlers may use besides the request. */
@@ -12,6 +14,9 @@ export interface Deps {
   config: Config;
   db: Database;
   sms: SmsSender;
+  push: PushHub;
+  /** Wakes this process's idle job workers after something was enqueued. */
+  wakeJobs(): void;
 }
 
 export interface CallCtx<C extends CallDef> {
@@ -23,6 +28,8 @@ export interface CallCtx<C extends CallDef> {
   req: FastifyRequest;
   reply: FastifyReply;
   deps: Deps;
+  /** Runs `fn` once the call's transaction has committed (pushes, never for a rolled-back call). */
+  afterCommit(fn: () => Promise<void> | void): void;
 }
 
 export interface Served {
@@ -38,11 +45,12 @@ export function serve<C extends CallDef>(
   return { def, run: handler as Served['run'] };
 }
 
-/** A module declares its calls (and any plain routes) in one place; app.ts lists the modules. */
+/** A module declares its calls, plain routes and background jobs in one place; app.ts lists the modules. */
 export interface ServerModule {
   name: string;
   calls: Served[];
   routes?(app: FastifyInstance, deps: Deps): void;
+  jobs?: JobHandler[];
 }
 
 const KNOWN_PERMS = new Set<string>(MENUS.flatMap((m) => ('perm' in m ? [m.perm] : [])));
@@ -77,9 +85,18 @@ export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly 
       const parsed = def.body.safeParse(req.body ?? {});
       if (!parsed.success) throw validationError(parsed.error);
       const scope = { agencyId: session?.agencyId ?? null, userId: session?.userId ?? null };
+      const committed: (() => Promise<void> | void)[] = [];
+      const afterCommit = (fn: () => Promise<void> | void) => void committed.push(fn);
       const result = await inScope(deps.db.app, scope, (tx) =>
-        served.run({ body: parsed.data, session: session as SessionCtx, tx, req, reply, deps }),
+        served.run({ body: parsed.data, session: session as SessionCtx, tx, req, reply, deps, afterCommit }),
       );
+      for (const fn of committed) {
+        try {
+          await fn();
+        } catch (err) {
+          req.log.error({ err }, 'after-commit step failed');
+        }
+      }
       if (result instanceof Answer) {
         return reply.status(httpStatusOf(result.code)).send({ code: result.code, msg: result.msg, data: result.data });
       }

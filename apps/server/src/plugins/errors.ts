@@ -68,7 +68,9 @@ export function registerErrorHandling(app: FastifyInstance) {
       FST_ERR_CTP_EMPTY_JSON_BODY: [CODE.BAD_REQUEST, MSG.badJson],
       FST_ERR_CTP_INVALID_JSON_BODY: [CODE.BAD_REQUEST, MSG.badJson],
     };
-    const hit = known[err.code] ?? (err instanceof SyntaxError || err.statusCode === 400 ? known.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
+    const hit =
+      known[err.code] ??
+      (err instanceof SyntaxError || err.statusCode === 400 ? known.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
     if (hit) {
       const [code, msg] = hit;
       return reply.status(httpStatusOf(code)).send({ code, msg, data: null });

@@ -123,13 +123,19 @@ export async function resolveSession(db: Db, req: FastifyRequest): Promise<Sessi
   const now = Date.now();
   if (row.s.expiresAt.getTime() <= now || row.s.lastSeenAt.getTime() + IDLE_MS <= now) return null;
   if (now - row.s.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, row.s.id));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.id, row.s.id));
   }
   return inScope(db, { agencyId: null, userId: row.u.id }, (tx) => buildCtx(tx, row.s, row.u));
 }
 
-/** The session's organisation, membership and permissions; the transaction must act as the user. */
-async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<SessionCtx> {
+/**
+ * The caller as of a session row: organisation, membership and permissions. The transaction must act
+ * as the user; it is left scoped to the session's agency.
+ */
+export async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<SessionCtx> {
   const orgId = s.orgId ?? (await defaultOrg(tx, u.id));
   const [place] =
     orgId === null

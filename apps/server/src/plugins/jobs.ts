@@ -1,0 +1,149 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { inScope, type Queryable, type Scope, type Tx } from '../db/client.js';
+import { jobs } from '../db/schema/index.js';
+import type { Deps } from './calls.js';
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** A failure worth another try later (the bureau was busy, a 5xx); anything else fails the job at once. */
+export class RetryableError extends Error {}
+
+export interface JobContext {
+  job: JobRow;
+  deps: Deps;
+  /** A short transaction scoped to the job's agency; don't hold one open across slow calls. */
+  inTx<T>(fn: (tx: Tx) => Promise<T>, userId?: number | null): Promise<T>;
+  /** Records progress the page can poll (and that survives a restart). */
+  setProgress(progress: Record<string, unknown>): Promise<void>;
+}
+
+export interface JobHandler {
+  queue: string;
+  /** Jobs of one agency running at once, across every server process. */
+  perAgencyCap: number;
+  /** Workers of this queue in this process. */
+  workers: number;
+  /** How long a claimed job is its worker's; after that another worker takes it again. */
+  leaseSeconds: number;
+  maxAttempts: number;
+  run(ctx: JobContext): Promise<Record<string, unknown> | undefined>;
+}
+
+/** Queues a unit of work; the same (queue, key) twice is one job. Call inside the caller's transaction. */
+export async function enqueue(
+  tx: Queryable,
+  job: { agencyId: number; queue: string; key: string; payload: Record<string, unknown> },
+): Promise<void> {
+  await tx.insert(jobs).values(job).onConflictDoNothing({ target: [jobs.queue, jobs.key] });
+}
+
+const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 250);
+
+/** Runs the handlers' queues in this process until stopped. */
+export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log: FastifyBaseLogger) {
+  let stopping = false;
+  const wakers = new Set<() => void>();
+  const loops: Promise<void>[] = [];
+
+  async function claim(h: JobHandler): Promise<JobRow | null> {
+    const res = await deps.db.app.execute(
+      sql`select * from claim_job(${h.queue}, ${h.leaseSeconds}, ${h.perAgencyCap})`,
+    );
+    const row = (res as unknown as { rows: Record<string, unknown>[] }).rows[0];
+    if (!row) return null;
+    // claim_job returns column names; map the few the runner and handlers read.
+    return {
+      id: Number(row.id),
+      agencyId: Number(row.agency_id),
+      queue: String(row.queue),
+      key: String(row.key),
+      payload: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>,
+      state: String(row.state),
+      attempts: Number(row.attempts),
+      runAfter: new Date(row.run_after as string),
+      lockedUntil: row.locked_until ? new Date(row.locked_until as string) : null,
+      progress: null,
+      result: null,
+      error: null,
+      createdAt: new Date(row.created_at as string),
+      finishedAt: null,
+    };
+  }
+
+  async function finish(job: JobRow, set: Partial<typeof jobs.$inferInsert>) {
+    await inScope(deps.db.app, { agencyId: job.agencyId, userId: null }, (tx) =>
+      tx
+        .update(jobs)
+        .set(set)
+        .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running'))),
+    );
+  }
+
+  async function runOne(h: JobHandler, job: JobRow) {
+    const scope = (userId?: number | null): Scope => ({ agencyId: job.agencyId, userId: userId ?? null });
+    const ctx: JobContext = {
+      job,
+      deps,
+      inTx: (fn, userId) => inScope(deps.db.app, scope(userId), fn),
+      setProgress: (progress) =>
+        inScope(deps.db.app, scope(), async (tx) => {
+          await tx.update(jobs).set({ progress }).where(eq(jobs.id, job.id));
+        }),
+    };
+    try {
+      const result = await h.run(ctx);
+      await finish(job, { state: 'done', result: result ?? {}, finishedAt: new Date(), lockedUntil: null });
+    } catch (err) {
+      const retry = err instanceof RetryableError && job.attempts < h.maxAttempts;
+      const error = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof RetryableError)) log.error({ err, job: job.id, queue: h.queue }, 'job failed');
+      await finish(
+        job,
+        retry
+          ? { state: 'queued', error, runAfter: new Date(Date.now() + backoffMs(job.attempts)), lockedUntil: null }
+          : { state: 'failed', error, finishedAt: new Date(), lockedUntil: null },
+      );
+    }
+  }
+
+  async function loop(h: JobHandler) {
+    while (!stopping) {
+      let job: JobRow | null = null;
+      try {
+        job = await claim(h);
+      } catch (err) {
+        if (!stopping) log.error({ err, queue: h.queue }, 'claiming a job failed');
+      }
+      if (job) {
+        await runOne(h, job);
+        continue;
+      }
+      // Idle: wait for an enqueue in this process, or poll (other processes, retries coming due).
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          wakers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, 500);
+        wakers.add(wake);
+      });
+    }
+  }
+
+  for (const h of handlers) for (let i = 0; i < h.workers; i++) loops.push(loop(h));
+
+  return {
+    /** Wakes idle workers at once (after enqueueing in this process). */
+    wake() {
+      for (const w of [...wakers]) w();
+    },
+    /** Stops taking jobs and waits for those running; their leases let another process resume them. */
+    async stop() {
+      stopping = true;
+      for (const w of [...wakers]) w();
+      await Promise.all(loops);
+    },
+  };
+}
