@@ -13,6 +13,8 @@ export interface Config {
   redisUrl: string | null;
   secretKey: Buffer;
   logLevel: string;
+  /** The address users reach the product at, for links in SMS; unset means the request's own host. */
+  publicUrl: string | null;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   production: boolean;
@@ -35,6 +37,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appDatabaseUrl: env.APP_DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
     secretKey: secretKey(env.SECRET_KEY, dataDir, production),
+    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') || null,
     trustProxy: env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     production,

@@ -57,8 +57,11 @@ export const loginCall = defineCall({
   data: z.union([sessionInfoSchema, z.object({ registerTicket: z.string() })]),
 });
 
-/** Purposes an SMS code may be asked for (the spec's dictLabel). */
-export const SMS_PURPOSES = ['login', 'reset', 'changePhone'] as const;
+/**
+ * Purposes the public send call issues codes for (the spec's dictLabel). A code for a new phone
+ * number is asked for by the signed-in user (sendChangePhoneCodeCall), never here.
+ */
+export const SMS_PURPOSES = ['login', 'reset'] as const;
 export const SMS_RESEND_SECONDS = 60;
 
 export const sendSmsCall = defineCall({

@@ -40,6 +40,10 @@ export const organisations = pgTable(
     linkPhone: text('link_phone').notNull().default(''),
     /** quitSet: '1' members may leave by themselves, '0' only an administrator removes them. */
     quitSet: text('quit_set').$type<'0' | '1'>().notNull().default('1'),
+    /** The agency's paid-benefit status qyzt: '0' none, '1' active, '2' about to expire, '3' expired. */
+    qyzt: text().notNull().default('1'),
+    /** sfgxbzts: '1' once the administrator chose not to be reminded of the benefit status again. */
+    sfgxbzts: text().notNull().default('0'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -241,3 +245,15 @@ export const whitelistOrders = pgTable(
   },
   (t) => [uniqueIndex('whitelist_orders_uq').on(t.type, t.busiVal)],
 );
+
+/**
+ * Paid features and how they are checked (business.md §6): iscontrol 'N' means free; with 'Y', an
+ * agency in status 1 or 2 with anqyflag 'Y' may use it for every enterprise, otherwise only
+ * enterprises whose qylb lists the menu id.
+ */
+export const equityMenus = pgTable('equity_menus', {
+  menuid: integer().primaryKey(),
+  title: text().notNull(),
+  iscontrol: text().$type<'Y' | 'N'>().notNull().default('N'),
+  anqyflag: text().$type<'Y' | 'N'>().notNull().default('Y'),
+});

@@ -1,8 +1,8 @@
 import { usccCheckChar } from '@dzy/shared';
 import { eq, sql } from 'drizzle-orm';
+import { addMember, provisionAgency } from '../../modules/org/provision.js';
 import { hashPassword } from '../../plugins/password.js';
 import type { Db } from '../client.js';
-import { addMember, provisionAgency } from '../../modules/org/provision.js';
 import { departments, enterprises, organisations, users } from '../schema/index.js';
 import { generateEnterprises } from './demo-data.js';
 
@@ -109,7 +109,9 @@ export async function seedDemo(db: Db): Promise<boolean> {
     const factoryUser = await addUser(t, '13700000000', '赵敏', '记账主管', hash);
     await addMember(t, { agencyId: agency, orgId: factory, userId: factoryUser, role: 1 });
 
-    await t.insert(users).values({ phone: '13600000000', hymc: '平台运营', zw: '运营专员', passwordHash: hash, isOperator: true });
+    await t
+      .insert(users)
+      .values({ phone: '13600000000', hymc: '平台运营', zw: '运营专员', passwordHash: hash, isOperator: true });
   });
   return true;
 }

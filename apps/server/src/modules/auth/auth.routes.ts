@@ -4,9 +4,9 @@ import {
   getUserCall,
   loginCall,
   logoutCall,
+  SMS_RESEND_SECONDS,
   saveUserCall,
   sendSmsCall,
-  SMS_RESEND_SECONDS,
   sessionCall,
 } from '@dzy/shared';
 import { and, eq, or } from 'drizzle-orm';
@@ -14,11 +14,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { loginLocks, memberships, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
-import { Answer, AppError } from '../../plugins/errors.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
+import { Answer, AppError } from '../../plugins/errors.js';
 import { hashPassword, verifyPassword } from '../../plugins/password.js';
 import { endSession, endUserSessions, sessionInfo, startSession } from '../../plugins/session.js';
-import { consumeCode, issueCode } from './sms-code.js';
 import {
   findUserByAccount,
   findUserByPhone,
@@ -28,6 +27,7 @@ import {
   registerTicket,
   ticketValid,
 } from './auth.service.js';
+import { consumeCode, issueCode } from './sms-code.js';
 
 /** Signs the user in and answers with the session as the next request will see it. */
 async function signIn(tx: Tx, req: FastifyRequest, reply: FastifyReply, user: typeof users.$inferSelect) {
@@ -65,7 +65,7 @@ export const authModule: ServerModule = {
     }),
 
     serve(sendSmsCall, async ({ body, tx, deps }) => {
-      if (body.dictLabel !== 'login' && !(await findUserByPhone(tx, body.phone))) {
+      if (body.dictLabel === 'reset' && !(await findUserByPhone(tx, body.phone))) {
         throw new AppError(CODE.NOT_FOUND, '该手机号尚未注册');
       }
       await issueCode(tx, deps.sms, deps.config.secretKey, body.phone, body.dictLabel);

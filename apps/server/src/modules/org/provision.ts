@@ -18,7 +18,9 @@ export async function provisionAgency(tx: Queryable, agencyId: number, adminUser
       { agencyId, name: '部门主管', remark: '可管理员工、部门与岗位', perms: [...GRANTABLE_PERMS] },
     ])
     .returning({ id: roles.id });
-  await tx.insert(stations).values(DEFAULT_STATIONS.map((name, i) => ({ agencyId, name, sort: i, isDefault: i === 0 })));
+  await tx
+    .insert(stations)
+    .values(DEFAULT_STATIONS.map((name, i) => ({ agencyId, name, sort: i, isDefault: i === 0 })));
   const [admin] = await tx
     .insert(memberships)
     .values({ agencyId, orgId: agencyId, userId: adminUserId, isAdmin: true, role: 1 })
@@ -40,7 +42,8 @@ export async function addMember(
   const defaults = await tx.query.roles.findFirst({
     where: (r, { and, eq }) => and(eq(r.agencyId, m.agencyId), eq(r.isDefault, true)),
   });
-  if (defaults) await tx.insert(membershipRoles).values({ agencyId: m.agencyId, membershipId: row.id, roleId: defaults.id });
+  if (defaults)
+    await tx.insert(membershipRoles).values({ agencyId: m.agencyId, membershipId: row.id, roleId: defaults.id });
   const post = await tx.query.stations.findFirst({
     where: (s, { and, eq }) => and(eq(s.agencyId, m.agencyId), eq(s.isDefault, true)),
   });

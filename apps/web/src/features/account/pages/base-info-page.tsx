@@ -1,12 +1,14 @@
 import { getProfileCall, ROLE_LABELS, updateProfileCall } from '@dzy/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Input, Skeleton, Tag } from 'antd';
-import { useEffect } from 'react';
-import { UserAvatar } from '../../../components/user-avatar';
+import { Button, Card, Form, Input, Skeleton, Space, Tag } from 'antd';
+import { useEffect, useState } from 'react';
 import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
 import { SESSION_KEY, useSessionInfo } from '../../../lib/session';
 import '../account.css';
+import { AvatarUpload } from '../components/avatar-upload';
+import { ChangePhoneDialog } from '../components/change-phone-dialog';
+import { QuitAgencyButton } from '../components/quit-agency-button';
 
 interface Values {
   hymc: string;
@@ -15,12 +17,18 @@ interface Values {
 
 const PROFILE_KEY = ['account', 'profile'] as const;
 
-/** 个人设置: phone (read-only), name and position. */
+/** 个人设置: avatar, phone (changed by SMS code), name and position; a member may leave the agency here. */
 export function BaseInfoPage() {
   const session = useSessionInfo();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
   const profile = useQuery({ queryKey: PROFILE_KEY, queryFn: () => call(getProfileCall, {}) });
+  const [changingPhone, setChangingPhone] = useState(false);
+  // Avatar and phone are shown from the session too (top bar): refresh both after a change.
+  const changed = (patch: Partial<NonNullable<typeof profile.data>>) => {
+    if (profile.data) queryClient.setQueryData(PROFILE_KEY, { ...profile.data, ...patch });
+    void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+  };
 
   useEffect(() => {
     if (profile.data) form.setFieldsValue({ hymc: profile.data.hymc, zw: profile.data.zw });
@@ -44,7 +52,11 @@ export function BaseInfoPage() {
       ) : (
         <div className="dzy-account-layout">
           <div className="dzy-account-side">
-            <UserAvatar name={profile.data?.hymc ?? session.token.hymc} src={profile.data?.headimg} size={72} />
+            <AvatarUpload
+              name={profile.data?.hymc ?? session.token.hymc}
+              src={profile.data?.headimg}
+              onUploaded={(headimg) => changed({ headimg })}
+            />
             <div className="dzy-account-side-name">{name}</div>
             <div className="dzy-account-side-sub">{session.orgName ?? '尚未加入代理机构'}</div>
             {session.role !== null && (
@@ -52,6 +64,12 @@ export function BaseInfoPage() {
                 {ROLE_LABELS[session.role]}
               </Tag>
             )}
+            <QuitAgencyButton />
+            <div className="dzy-account-side-hint">
+              点击头像可更换
+              <br />
+              支持 JPG、PNG、WEBP，2MB 以内
+            </div>
           </div>
           <Form<Values>
             form={form}
@@ -64,7 +82,10 @@ export function BaseInfoPage() {
             disabled={!profile.data}
           >
             <Form.Item label="手机号">
-              <Input value={profile.data?.phone ?? session.phone} disabled />
+              <Space.Compact style={{ width: '100%' }}>
+                <Input value={profile.data?.phone ?? session.phone} disabled />
+                <Button onClick={() => setChangingPhone(true)}>更换手机号</Button>
+              </Space.Compact>
             </Form.Item>
             <Form.Item
               label="姓名"
@@ -87,6 +108,14 @@ export function BaseInfoPage() {
           </Form>
         </div>
       )}
+      <ChangePhoneDialog
+        open={changingPhone}
+        current={profile.data?.phone ?? session.phone}
+        onClose={(next) => {
+          setChangingPhone(false);
+          if (next) changed({ phone: next.phone });
+        }}
+      />
     </Card>
   );
 }

@@ -1,5 +1,6 @@
 import {
   AccountBookOutlined,
+  PlusOutlined,
   ReloadOutlined,
   SafetyCertificateOutlined,
   TeamOutlined,
@@ -7,9 +8,10 @@ import {
 } from '@ant-design/icons';
 import { getQyBookCountInfoCall, hasPerm, ROLE_LABELS, type SessionInfo } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Col, Empty, Progress, Row, Skeleton, Tag, Typography } from 'antd';
+import { Button, Card, Col, Empty, Progress, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import { UserAvatar } from '../../../components/user-avatar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { formatCount, formatLimit, greeting } from '../../../lib/format';
@@ -211,6 +213,7 @@ function Guide() {
 
 function NoOrganisation() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return (
     <Card variant="borderless">
       <Empty
@@ -227,13 +230,18 @@ function NoOrganisation() {
           </div>
         }
       >
-        <Button
-          type="primary"
-          icon={<ReloadOutlined />}
-          onClick={() => void queryClient.invalidateQueries({ queryKey: SESSION_KEY })}
-        >
-          我已加入，刷新
-        </Button>
+        <Space>
+          {/* The top bar's organisation switcher opens the create dialog for ?createAgency=1. */}
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/dashboard?createAgency=1')}>
+            创建代理机构
+          </Button>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => void queryClient.invalidateQueries({ queryKey: SESSION_KEY })}
+          >
+            我已加入，刷新
+          </Button>
+        </Space>
       </Empty>
     </Card>
   );
@@ -243,7 +251,7 @@ function NoOrganisation() {
 export function DashboardPage() {
   useDocumentTitle('门户');
   const session = useSessionInfo();
-  const canView = hasPerm(session.perms, 'dashboard:view');
+  const canView = hasPerm(session.perms, 'dashboard:counts:view');
   return (
     <div className="dzy-dashboard">
       <Welcome session={session} />

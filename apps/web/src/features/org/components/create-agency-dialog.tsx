@@ -153,6 +153,14 @@ export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: 
           title="您已提交过代理机构申请，正在审核中，审核结果将以短信通知您。"
         />
       )}
+      {relation.data?.agencyApplyStatus === 2 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title="您上次提交的申请未通过审核（原因见短信通知），请核对信息后重新提交。"
+        />
+      )}
       <Form<Values>
         form={form}
         layout="vertical"
@@ -188,6 +196,7 @@ export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: 
         <Form.Item
           label="所在地区"
           name="region"
+          required
           rules={[
             {
               validator: async (_, v: unknown) => {

@@ -43,12 +43,15 @@ export function OrgSwitchDialog({
     queryKey: ORG_KEYS.list(q),
     queryFn: () => call(getOrgListCall, q ? { orgName: q } : {}),
     enabled: open,
+    // Memberships change elsewhere (an approval, an invitation): ask again each time the dialog opens.
+    staleTime: 0,
     placeholderData: keepPreviousData,
   });
 
   useEffect(() => {
-    if (!open) setText('');
-  }, [open]);
+    if (open) void relation.refetch();
+    else setText('');
+  }, [open, relation.refetch]);
 
   const pick = async (org: OrgListItem) => {
     if (org.id === session.orgId || switchingTo !== null) return;

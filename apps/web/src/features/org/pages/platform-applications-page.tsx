@@ -138,37 +138,37 @@ export function PlatformApplicationsPage() {
       key: 'agencyName',
       sorter: true,
       sortOrder: sort.field === 'agencyName' ? sort.order : null,
-      width: 240,
       render: (_, r) => (
-        <div>
-          <Typography.Text strong>{r.agencyName}</Typography.Text>
+        <div className="dzy-apply-name">
+          <div>
+            <Typography.Text strong>{r.agencyName}</Typography.Text>
+            {r.agencyType === 'kd' && (
+              <Tag color="geekblue" variant="filled" style={{ marginInlineStart: 6 }}>
+                {ORG_TYPE_NAMES.kd}
+              </Tag>
+            )}
+          </div>
           <div className="dzy-muted">税号：{r.agencyTax}</div>
         </div>
       ),
     },
     {
-      title: '类型',
-      dataIndex: 'agencyType',
-      width: 130,
-      render: (v: AgencyApplyItem['agencyType']) => ORG_TYPE_NAMES[v],
-    },
-    {
       title: '地区 / 地址',
       key: 'region',
-      width: 240,
+      width: 190,
       render: (_, r) => (
         <div>
           <div>{r.regionName}</div>
-          <Typography.Text type="secondary" ellipsis={{ tooltip: r.address }} style={{ maxWidth: 220 }}>
+          <Typography.Text type="secondary" ellipsis={{ tooltip: r.address }} style={{ maxWidth: 170, fontSize: 12 }}>
             {r.address}
           </Typography.Text>
         </div>
       ),
     },
     {
-      title: '规模 / 会计人数',
+      title: '规模 / 会计',
       key: 'scale',
-      width: 130,
+      width: 100,
       render: (_, r) => (
         <div>
           <div>{scaleLabel(r.agencyScale)}</div>
@@ -182,12 +182,8 @@ export function PlatformApplicationsPage() {
       width: 170,
       render: (_, r) => (
         <div>
-          <div>
-            {r.applicantName || '未设置姓名'} {r.applicantPhone}
-          </div>
-          <div className="dzy-muted">
-            联系人：{r.link || '—'} {r.linkPhone}
-          </div>
+          <div>{r.applicantName ? `${r.applicantName} ${r.applicantPhone}` : r.applicantPhone}</div>
+          <div className="dzy-muted">联系人：{[r.link, r.linkPhone].filter(Boolean).join(' ') || '—'}</div>
         </div>
       ),
     },
@@ -197,34 +193,29 @@ export function PlatformApplicationsPage() {
       key: 'createdAt',
       sorter: true,
       sortOrder: sort.field === 'createdAt' ? sort.order : null,
-      width: 150,
+      width: 140,
       render: time,
     },
     {
-      title: '状态',
-      dataIndex: 'status',
-      width: 110,
-      render: (s: number, r) => {
-        const tag = <Tag color={STATUS_COLOR[s]}>{APPLY_STATUS_NAMES[s]}</Tag>;
-        return s === 2 && r.reason ? <Tooltip title={`驳回原因：${r.reason}`}>{tag}</Tooltip> : tag;
-      },
-    },
-    {
-      title: '审核',
+      title: '状态 / 审核',
       dataIndex: 'reviewedAt',
       key: 'reviewedAt',
       sorter: true,
       sortOrder: sort.field === 'reviewedAt' ? sort.order : null,
-      width: 160,
-      render: (v: string | null, r) =>
-        v ? (
+      width: 150,
+      render: (v: string | null, r) => {
+        const tag = <Tag color={STATUS_COLOR[r.status]}>{APPLY_STATUS_NAMES[r.status]}</Tag>;
+        return (
           <div>
-            <div>{r.reviewerName}</div>
-            <div className="dzy-muted">{time(v)}</div>
+            {r.status === 2 && r.reason ? <Tooltip title={`驳回原因：${r.reason}`}>{tag}</Tooltip> : tag}
+            {v && (
+              <div className="dzy-muted">
+                {r.reviewerName} {dayjs(v).format('MM-DD HH:mm')}
+              </div>
+            )}
           </div>
-        ) : (
-          '—'
-        ),
+        );
+      },
     },
     {
       title: '操作',
@@ -233,7 +224,7 @@ export function PlatformApplicationsPage() {
       width: 150,
       render: (_, r) =>
         r.status === 0 ? (
-          <Space size={4}>
+          <Space size={0}>
             <Button type="link" size="small" icon={<CheckOutlined />} onClick={() => approve(r)}>
               通过
             </Button>
@@ -241,8 +232,12 @@ export function PlatformApplicationsPage() {
               驳回
             </Button>
           </Space>
+        ) : r.status === 2 ? (
+          <Typography.Text type="secondary" ellipsis={{ tooltip: r.reason }} style={{ maxWidth: 110, fontSize: 12 }}>
+            {r.reason}
+          </Typography.Text>
         ) : (
-          <Typography.Text type="secondary">已处理</Typography.Text>
+          <Typography.Text type="secondary">已开通</Typography.Text>
         ),
     },
   ];
@@ -307,7 +302,7 @@ export function PlatformApplicationsPage() {
           dataSource={list.data?.list ?? []}
           loading={list.isFetching}
           onChange={onChange}
-          scroll={{ x: 1480 }}
+          scroll={{ x: 1060 }}
           locale={{ emptyText: tab === '0' ? '暂无待审核的申请' : '暂无数据' }}
           pagination={{
             current: page.pageNo,
