@@ -1,8 +1,8 @@
 import { CODE, getQyBookCountInfoCall } from '@dzy/shared';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { enterprises, memberships, organisations } from '../../db/schema/index.js';
-import { AppError } from '../../plugins/errors.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
+import { AppError } from '../../plugins/errors.js';
 
 export const dashboardModule: ServerModule = {
   name: 'dashboard',

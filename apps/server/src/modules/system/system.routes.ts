@@ -2,7 +2,7 @@ import { CODE, MSG } from '@dzy/shared';
 import { desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { smsOutbox } from '../../db/schema/index.js';
-import type { ServerModule, Served } from '../../plugins/calls.js';
+import type { Served, ServerModule } from '../../plugins/calls.js';
 
 const VERSION = '0.1.0';
 
@@ -16,7 +16,9 @@ export function openApiDocument(calls: readonly Served[]) {
         'x-access': def.access,
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: z.toJSONSchema(def.body, { io: 'input', unrepresentable: 'any' }) } },
+          content: {
+            'application/json': { schema: z.toJSONSchema(def.body, { io: 'input', unrepresentable: 'any' }) },
+          },
         },
         responses: {
           200: {
