@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import pg from 'pg';
+import { freshDatabase } from '../apps/server/test/fresh-database.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -29,7 +29,7 @@ async function freePort(): Promise<number> {
 export async function startProduct() {
   const dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-'));
   const port = await freePort();
-  const db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL) : null;
+  const db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
   const env = {
     ...process.env,
     NODE_ENV: 'development',
@@ -97,23 +97,4 @@ async function waitFor(url: string, ms: number) {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`server did not answer ${url} within ${ms} ms`);
-}
-
-async function freshDatabase(adminUrl: string) {
-  const name = `dzy_e2e_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }

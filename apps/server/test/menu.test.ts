@@ -23,6 +23,7 @@ const titles = (nodes: MenuNode[], prefix = ''): string[] =>
   nodes.flatMap((n) => [`${prefix}${n.title}`, ...titles(n.children, `${prefix}${n.title} > `)]);
 
 const SETTINGS_FOR_ALL = ['设置', '设置 > 个人设置', '设置 > 修改密码'];
+const CLIENT_BOOK = ['客户', '客户 > 客户管理', '客户 > 客户管理 > 我的客户', '客户 > 客户管理 > 回收站'];
 const AGENCY_ADMIN_PAGES = [
   '设置 > 代理机构信息',
   '设置 > 员工管理',
@@ -54,7 +55,7 @@ describe('getRouters', () => {
 
   it("does not give an agency's administrator the platform operator's pages", async () => {
     const { menus } = await routersOf(await t.login('13800000000'));
-    expect(titles(menus)).toEqual(['门户', ...SETTINGS_FOR_ALL, ...AGENCY_ADMIN_PAGES]);
+    expect(titles(menus)).toEqual(['门户', ...CLIENT_BOOK, ...SETTINGS_FOR_ALL, ...AGENCY_ADMIN_PAGES]);
   });
 
   it('gives an accountant the pages and buttons of their role, never the wildcard', async () => {

@@ -187,11 +187,19 @@ describe('workHandover', () => {
     });
   });
 
-  it('moves department director posts too', async () => {
+  it('moves department director posts too: the receiver heads the department, the leaver is no longer head', async () => {
     const r = await handover({ fromId: ID.li, toId: ID.admin });
     expect(r.data).toMatchObject({ clients: 40, directorPosts: 1 });
     expect(await directorOf('记账一部')).toBe(ID.admin);
     expect(await clientsOf(ID.admin)).toBe(60);
+    const labels = await inAgency(t, 1, (tx) =>
+      tx.execute(sql`select user_id, role, department_id is not null as placed from memberships where org_id = 1 order by user_id`),
+    );
+    // The administrator keeps label 1 and is now in the department; 李晓梅 goes back to 部门员工.
+    expect((labels as unknown as { rows: unknown[] }).rows.slice(0, 2)).toEqual([
+      { user_id: ID.admin, role: 1, placed: true },
+      { user_id: ID.li, role: 0, placed: true },
+    ]);
   });
 
   it('after the handover, the leaver can be removed', async () => {

@@ -15,6 +15,7 @@ export const STAFF_MSG = {
   invitePending: '已邀请该手机号，请勿重复邀请',
   inviteSent: '发送邀请成功',
   needHandover: '请先进行工作交接',
+  receiverHeadsAnother: '接收人已是其他部门的负责人，请先在部门管理中调整负责人后再交接',
   saved: '保存成功',
   deleted: '删除成功',
   set: '设置成功',

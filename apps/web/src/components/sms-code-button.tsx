@@ -1,10 +1,10 @@
-import { SMS_RESEND_SECONDS, sendSmsCall } from '@dzy/shared';
+import { SMS_PURPOSES, SMS_RESEND_SECONDS, sendSmsCall } from '@dzy/shared';
 import { Button } from 'antd';
 import { useEffect, useState } from 'react';
 import { toast } from '../lib/feedback';
 import { call } from '../lib/request';
 
-type Purpose = 'login' | 'reset' | 'changePhone';
+type Purpose = (typeof SMS_PURPOSES)[number];
 
 /**
  * 获取验证码 with the 60 s resend countdown. `getPhone` validates the phone field and resolves with it,

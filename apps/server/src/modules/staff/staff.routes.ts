@@ -13,7 +13,7 @@ import {
   updateAgUserConnectionIsAdminV3Call,
   workHandoverCall,
 } from '@dzy/shared';
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import {
   departments,
   enterprises,
@@ -27,6 +27,7 @@ import {
 } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
+import { demoteFormerDirectors } from '../department/department.service.js';
 import { AppError } from '../../plugins/errors.js';
 import { inviteCalls } from './invite.routes.js';
 import {
@@ -258,6 +259,30 @@ export const staffModule: ServerModule = {
         .set({ directorUserId: to.m.userId })
         .where(and(eq(departments.agencyId, place.agencyId), eq(departments.directorUserId, from.m.userId)))
         .returning({ id: departments.id });
+      const [headed] = directs;
+      if (headed) {
+        // A head runs one department, the one they are in, with label 2 (the department module's rule).
+        const [other] = await tx
+          .select({ id: departments.id })
+          .from(departments)
+          .where(
+            and(
+              eq(departments.agencyId, place.agencyId),
+              eq(departments.directorUserId, to.m.userId),
+              notInArray(
+                departments.id,
+                directs.map((d) => d.id),
+              ),
+            ),
+          )
+          .limit(1);
+        if (other || directs.length > 1) throw new AppError(CODE.CONFLICT, STAFF_MSG.receiverHeadsAnother);
+        await tx
+          .update(memberships)
+          .set({ role: to.m.role === 1 ? 1 : 2, departmentId: headed.id })
+          .where(eq(memberships.id, to.m.id));
+        await demoteFormerDirectors(tx, place.agencyId, [from.m.userId]);
+      }
       const posts = await tx
         .delete(stationMembers)
         .where(and(eq(stationMembers.agencyId, place.agencyId), eq(stationMembers.userId, from.m.userId)))
