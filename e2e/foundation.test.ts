@@ -21,7 +21,7 @@ const statValue = (page: Page, title: string) =>
     .locator('.dzy-stat')
     .filter({ has: page.locator('.dzy-stat-title').getByText(title, { exact: true }) })
     .locator('.dzy-stat-value')
-    .innerText();
+    .textContent();
 
 describe('sign-in and the portal', () => {
   it('the demo administrator signs in and sees the portal with the real counts', async () => {
@@ -33,7 +33,7 @@ describe('sign-in and the portal', () => {
     await expect.poll(() => statValue(page, '客户数')).toBe('60');
     expect(await statValue(page, '员工数')).toBe('3');
     expect(await statValue(page, '授权客户数')).toBe('200');
-    await expect.poll(() => page.locator('header').innerText()).toContain('演示财税代理有限公司');
+    await expect.poll(() => page.locator('header').textContent()).toContain('演示财税代理有限公司');
     // The breadcrumb is hidden on the portal.
     expect(await page.getByText('当前位置').count()).toBe(0);
     await page.context().close();
@@ -43,10 +43,10 @@ describe('sign-in and the portal', () => {
     const page = await product.newPage();
     await page.goto(`${product.baseUrl}/#/login`);
     await signIn(page, '13800000001', 'Wrong@2026x');
-    await expect.poll(() => page.locator('.ant-alert').innerText()).toContain('账号或密码错误');
+    await expect.poll(() => page.locator('.ant-alert').textContent()).toContain('账号或密码错误');
     await page.getByPlaceholder('手机号 / 账号').fill('13811112222');
     await page.getByRole('button', { name: '登 录' }).click();
-    await expect.poll(() => page.locator('.ant-alert').innerText()).toContain('账号或密码错误');
+    await expect.poll(() => page.locator('.ant-alert').textContent()).toContain('账号或密码错误');
     expect(page.url()).toMatch(/#\/login/);
     await page.context().close();
   });
@@ -63,9 +63,12 @@ describe('sign-in and the portal', () => {
     expect(code).toMatch(/^\d{6}$/);
     await page.getByPlaceholder('6位验证码').fill(code);
     await page.locator('.dzy-auth-consent input').check();
-    await page.getByRole('button', { name: /登\s*录/ }).last().click();
+    await page
+      .getByRole('button', { name: /登\s*录/ })
+      .last()
+      .click();
     await page.waitForURL(/#\/dashboard/);
-    await expect.poll(() => page.locator('header').innerText()).toContain('张伟');
+    await expect.poll(() => page.locator('header').textContent()).toContain('张伟');
     await page.context().close();
   });
 

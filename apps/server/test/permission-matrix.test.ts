@@ -39,10 +39,10 @@ beforeAll(async () => {
   t = await startTestApp();
   for (const r of ROLES) cookies[r.name] = await t.login(r.phone);
   // 部门主管 as an administrator gives it: 李晓梅 holds only that role.
-  const admin = cookies['管理员'] ?? '';
+  const admin = cookies.管理员 ?? '';
   const roles = (await t.call<{ list: RoleItem[] }>(roleListCall.path, {}, admin)).data.list;
   const head = roles.find((r) => r.name === '部门主管');
-  const session = (await t.call<SessionInfo>(sessionCall.path, {}, cookies['部门主管'])).data;
+  const session = (await t.call<SessionInfo>(sessionCall.path, {}, cookies.部门主管)).data;
   const assigned = await t.call(
     saveMemberRolesCall.path,
     { userId: session.token.id, roleIds: [head?.id], stationIds: [] },

@@ -193,7 +193,9 @@ describe('workHandover', () => {
     expect(await directorOf('记账一部')).toBe(ID.admin);
     expect(await clientsOf(ID.admin)).toBe(60);
     const labels = await inAgency(t, 1, (tx) =>
-      tx.execute(sql`select user_id, role, department_id is not null as placed from memberships where org_id = 1 order by user_id`),
+      tx.execute(
+        sql`select user_id, role, department_id is not null as placed from memberships where org_id = 1 order by user_id`,
+      ),
     );
     // The administrator keeps label 1 and is now in the department; 李晓梅 goes back to 部门员工.
     expect((labels as unknown as { rows: unknown[] }).rows.slice(0, 2)).toEqual([

@@ -43,5 +43,4 @@ export const MSG = {
   tooMany: '请求过于频繁，请稍后再试',
 } as const;
 
-export const replySchema = <T extends z.ZodType>(data: T) =>
-  z.object({ code: z.number(), msg: z.string(), data });
+export const replySchema = <T extends z.ZodType>(data: T) => z.object({ code: z.number(), msg: z.string(), data });

@@ -47,7 +47,15 @@ export const MENUS = [
   { id: 10, parentId: 0, type: 'M', title: '设置', path: '/nested', icon: 'SettingOutlined' },
   { id: 223, parentId: 10, type: 'C', title: '个人设置', path: '/nested/menu1/baseInfo' },
   { id: 224, parentId: 10, type: 'C', title: '修改密码', path: '/nested/menu1/changePassword' },
-  { id: 225, parentId: 10, type: 'C', title: '代理机构信息', path: '/nested/manage/agency-info', perm: 'agency:info:view', adminOnly: true },
+  {
+    id: 225,
+    parentId: 10,
+    type: 'C',
+    title: '代理机构信息',
+    path: '/nested/manage/agency-info',
+    perm: 'agency:info:view',
+    adminOnly: true,
+  },
   { id: 2251, parentId: 225, type: 'F', title: '编辑机构信息', perm: 'agency:info:edit', adminOnly: true },
   { id: 226, parentId: 10, type: 'C', title: '员工管理', path: '/nested/manage/staff', perm: 'staff:list:view' },
   { id: 2261, parentId: 226, type: 'F', title: '邀请员工', perm: 'staff:invite' },
@@ -66,7 +74,15 @@ export const MENUS = [
   { id: 241, parentId: 10, type: 'F', title: '编辑合同模板', perm: 'contract:template:edit' },
   { id: 242, parentId: 10, type: 'F', title: '删除合同模板', perm: 'contract:template:delete' },
   { id: 900, parentId: 0, type: 'M', title: '平台运营', path: '/platform', icon: 'CloudServerOutlined' },
-  { id: 901, parentId: 900, type: 'C', title: '入驻审核', path: '/platform/applications', perm: 'platform:apply:review', operatorOnly: true },
+  {
+    id: 901,
+    parentId: 900,
+    type: 'C',
+    title: '入驻审核',
+    path: '/platform/applications',
+    perm: 'platform:apply:review',
+    operatorOnly: true,
+  },
 ] as const satisfies readonly MenuDef[];
 
 export type PermKey = Extract<(typeof MENUS)[number], { perm: string }>['perm'];
@@ -80,7 +96,9 @@ export const GRANTABLE_PERMS: readonly PermKey[] = (MENUS as readonly MenuDef[])
 );
 
 /** What the default role 普通员工 of a new agency holds: everything grantable but the administration pages. */
-export const DEFAULT_STAFF_PERMS: readonly PermKey[] = GRANTABLE_PERMS.filter((p) => !/^(staff|org|role|station):/.test(p));
+export const DEFAULT_STAFF_PERMS: readonly PermKey[] = GRANTABLE_PERMS.filter(
+  (p) => !/^(staff|org|role|station):/.test(p),
+);
 
 /** Held by platform operators. */
 export const OPERATOR_PERMS: readonly PermKey[] = (MENUS as readonly MenuDef[]).flatMap((m) =>

@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { type Database, inScope, type Tx } from '../db/client.js';
 import { Answer, AppError, httpStatusOf, validationError } from './errors.js';
-import { resolveSession, type SessionCtx } from './session.js';
 import type { JobHandler } from './jobs.js';
 import type { PushHub } from './push.js';
+import { resolveSession, type SessionCtx } from './session.js';
 import type { SmsSender } from './sms.js';
 
 /** What every module's handlers may use besides the request. */

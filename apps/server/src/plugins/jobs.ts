@@ -35,7 +35,10 @@ export async function enqueue(
   tx: Queryable,
   job: { agencyId: number; queue: string; key: string; payload: Record<string, unknown> },
 ): Promise<void> {
-  await tx.insert(jobs).values(job).onConflictDoNothing({ target: [jobs.queue, jobs.key] });
+  await tx
+    .insert(jobs)
+    .values(job)
+    .onConflictDoNothing({ target: [jobs.queue, jobs.key] });
 }
 
 const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 250);

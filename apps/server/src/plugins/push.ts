@@ -34,3 +34,66 @@ export function localPushHub(): PushHub {
     },
   };
 }
+
+const REDIS_CHANNEL = 'dzy:push';
+
+/**
+ * Shares pushes between server processes through Redis pub/sub: every process publishes to one channel
+ * and delivers what arrives to its own listeners. Resolves once subscribed; fails when Redis cannot be
+ * reached within `timeoutMs`, so a misconfigured instance refuses to start rather than lose pushes.
+ */
+export async function redisPushHub(
+  url: string,
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
+  timeoutMs = 10_000,
+): Promise<PushHub> {
+  const { Redis } = await import('ioredis');
+  const options = { lazyConnect: true, maxRetriesPerRequest: 3, enableOfflineQueue: true };
+  const pub = new Redis(url, options);
+  const sub = new Redis(url, options);
+  for (const [name, conn] of [
+    ['publisher', pub],
+    ['subscriber', sub],
+  ] as const) {
+    conn.on('error', (err: Error) => log.warn({ err: err.message, conn: name }, 'redis push connection error'));
+  }
+  const local = localPushHub();
+  sub.on('message', (_channel: string, raw: string) => {
+    try {
+      const { userIds, message } = JSON.parse(raw) as { userIds: number[]; message: PushMessage };
+      void local.publish(userIds, message);
+    } catch (err) {
+      log.error({ err }, 'bad push on redis channel');
+    }
+  });
+  const connect = async () => {
+    await Promise.all([pub.connect(), sub.connect()]);
+    await sub.subscribe(REDIS_CHANNEL);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      connect(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis ${url} not reachable within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+  } catch (err) {
+    pub.disconnect();
+    sub.disconnect();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    async publish(userIds, message) {
+      if (userIds.length === 0) return;
+      await pub.publish(REDIS_CHANNEL, JSON.stringify({ userIds, message }));
+    },
+    subscribe: (userId, listener) => local.subscribe(userId, listener),
+    async close() {
+      await local.close();
+      await Promise.allSettled([sub.quit(), pub.quit()]);
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { SMS_PURPOSES, SMS_RESEND_SECONDS, sendSmsCall } from '@dzy/shared';
+import { type SMS_PURPOSES, SMS_RESEND_SECONDS, sendSmsCall } from '@dzy/shared';
 import { Button } from 'antd';
 import { useEffect, useState } from 'react';
 import { toast } from '../lib/feedback';
