@@ -83,6 +83,8 @@ export const enterprises = pgTable(
   },
   (t) => [
     index('enterprises_agency_idx').on(t.agencyId, t.id),
+    // The book lists the agency's active enterprises: this index holds just those, in id order.
+    index('enterprises_agency_active_idx').on(t.agencyId, t.id).where(sql`${t.deletedAt} is null`),
     index('enterprises_agency_user_idx').on(t.agencyId, t.allocateUser, t.id),
     index('enterprises_agency_name_idx').on(t.agencyId, t.qymc),
     uniqueIndex('enterprises_agency_qysh_uq').on(t.agencyId, t.qysh).where(sql`${t.qysh} <> ''`),

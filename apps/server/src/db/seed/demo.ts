@@ -95,6 +95,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     const otherAdmin = await addUser(t, '13900000000', '陈思远', '负责人', hash);
     await provisionAgency(t, other, otherAdmin);
     await addEnterprises(t, other, 20, 20262, [otherAdmin]);
+    await (await import('../../modules/customer/customer.seed.js')).seedCustomerDemo(t, [agency, other]);
 
     const factory = await addOrg(t, {
       orgType: 'kjgc',

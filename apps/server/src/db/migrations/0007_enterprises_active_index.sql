@@ -1,0 +1,1 @@
+CREATE INDEX "enterprises_agency_active_idx" ON "enterprises" USING btree ("agency_id","id") WHERE "enterprises"."deleted_at" is null;

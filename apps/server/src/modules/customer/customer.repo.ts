@@ -1,0 +1,199 @@
+import { CODE, type CustomerItem, type customerFilterSchema, HYDJ_NAMES } from '@dzy/shared';
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Queryable } from '../../db/client.js';
+import { enterpriseContacts, enterpriseLabels, enterprises, grades, labels, users } from '../../db/schema/index.js';
+import { dataScope } from '../../lib/data-scope.js';
+import { AppError } from '../../plugins/errors.js';
+import type { SessionCtx } from '../../plugins/session.js';
+import { regionText } from '../org/regions.js';
+import { likeTerm } from '../role/member.repo.js';
+
+export type EnterpriseRow = typeof enterprises.$inferSelect;
+export type CustomerFilterOut = z.output<typeof customerFilterSchema>;
+
+export const ENTERPRISE_NOT_FOUND = '企业不存在或无权访问';
+
+/** The caller's tenant; every call of the book needs one. */
+export function agencyOf(session: SessionCtx): number {
+  if (session.agencyId === null) throw new AppError(CODE.NOT_FOUND, ENTERPRISE_NOT_FOUND);
+  return session.agencyId;
+}
+
+/**
+ * Enterprises the caller may see: the tenant, the book or the recycle bin, and the data scope
+ * (administrator all, department head the department tree, employee their own). Every query of
+ * enterprises starts here.
+ */
+export function visible(session: SessionCtx, agencyId: number, bin = false): SQL {
+  return and(
+    eq(enterprises.agencyId, agencyId),
+    bin ? isNotNull(enterprises.deletedAt) : isNull(enterprises.deletedAt),
+    dataScope(session, enterprises.allocateUser),
+  ) as SQL;
+}
+
+/** The enterprises with these ids that the caller may see; any other id is a 404 and nothing changes. */
+export async function requireEnterprises(
+  tx: Queryable,
+  session: SessionCtx,
+  ids: readonly number[],
+  bin = false,
+): Promise<EnterpriseRow[]> {
+  const wanted = [...new Set(ids)];
+  const rows = await tx
+    .select()
+    .from(enterprises)
+    .where(and(visible(session, agencyOf(session), bin), inArray(enterprises.id, wanted)));
+  if (rows.length !== wanted.length) throw new AppError(CODE.NOT_FOUND, ENTERPRISE_NOT_FOUND);
+  return rows;
+}
+
+export async function requireEnterprise(tx: Queryable, session: SessionCtx, id: number, bin = false) {
+  const [row] = await requireEnterprises(tx, session, [id], bin);
+  if (!row) throw new AppError(CODE.NOT_FOUND, ENTERPRISE_NOT_FOUND);
+  return row;
+}
+
+/** The list's filter (business.md §2 search bar), inside what the caller may see. */
+export function customerWhere(session: SessionCtx, agencyId: number, f: CustomerFilterOut): SQL {
+  const conds: (SQL | undefined)[] = [visible(session, agencyId)];
+  if (f.keyword) {
+    const term = likeTerm(f.keyword);
+    conds.push(or(ilike(enterprises.qymc, term), ilike(enterprises.qysh, term)));
+  }
+  if (f.qyxz) conds.push(eq(enterprises.qyxz, f.qyxz));
+  if (f.sssf) conds.push(eq(enterprises.sssf, f.sssf));
+  if (f.ssds) conds.push(eq(enterprises.ssds, f.ssds));
+  if (f.ssqx) conds.push(eq(enterprises.ssqx, f.ssqx));
+  if (f.gradeId) conds.push(eq(enterprises.gradeId, f.gradeId));
+  if (f.labelId) {
+    conds.push(
+      sql`exists (select 1 from enterprise_labels el where el.enterprise_id = ${enterprises.id} and el.label_id = ${f.labelId})`,
+    );
+  }
+  if (f.allocateUser !== undefined) {
+    conds.push(f.allocateUser === 0 ? isNull(enterprises.allocateUser) : eq(enterprises.allocateUser, f.allocateUser));
+  }
+  if (f.serviceStatus) conds.push(eq(enterprises.serviceStatus, f.serviceStatus));
+  if (f.benefitStatus === 'active') conds.push(eq(enterprises.qyzt, '1'));
+  if (f.benefitStatus === 'expiring') conds.push(eq(enterprises.qyzt, '2'));
+  if (f.benefitStatus === 'expired') conds.push(inArray(enterprises.qyzt, ['3', '0', '']));
+  return and(...conds) as SQL;
+}
+
+/**
+ * Orderings the indexes serve: newest first by id (agency_id, id) or by name (agency_id, qymc), id
+ * breaking ties so that pages never overlap.
+ */
+export function customerOrder(f: Pick<CustomerFilterOut, 'sortField' | 'sortOrder'>): SQL[] {
+  if (f.sortField === 'qymc') {
+    const dir = f.sortOrder === 'descend' ? desc : asc;
+    return [dir(enterprises.qymc), dir(enterprises.id)];
+  }
+  return [f.sortOrder === 'ascend' ? asc(enterprises.id) : desc(enterprises.id)];
+}
+
+/**
+ * One page of ids and the total in a single pass: the window count reads the matching rows once in
+ * index order, so page 500 costs what page 1 costs (no separate count, no deep OFFSET over the heap
+ * twice). Past the end it falls back to a plain count.
+ */
+export async function pageIds(
+  tx: Queryable,
+  where: SQL,
+  order: SQL[],
+  pageNo: number,
+  pageSize: number,
+): Promise<{ ids: number[]; total: number }> {
+  const rows = await tx
+    .select({ id: enterprises.id, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(enterprises)
+    .where(where)
+    .orderBy(...order)
+    .limit(pageSize)
+    .offset((pageNo - 1) * pageSize);
+  if (rows.length > 0) return { ids: rows.map((r) => r.id), total: rows[0]?.total ?? 0 };
+  if (pageNo === 1) return { ids: [], total: 0 };
+  const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(enterprises).where(where);
+  return { ids: [], total: count?.n ?? 0 };
+}
+
+/** The list rows for these ids, in the given order, with grade, labels, owner and first contact. */
+export async function itemsFor(tx: Queryable, agencyId: number, ids: readonly number[]): Promise<CustomerItem[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .select({ e: enterprises, gradeName: grades.name, ownerName: users.hymc })
+    .from(enterprises)
+    .leftJoin(grades, eq(grades.id, enterprises.gradeId))
+    .leftJoin(users, eq(users.id, enterprises.allocateUser))
+    .where(and(eq(enterprises.agencyId, agencyId), inArray(enterprises.id, [...ids])));
+  const labelRows = await tx
+    .select({ enterpriseId: enterpriseLabels.enterpriseId, id: labels.id, name: labels.name, color: labels.color })
+    .from(enterpriseLabels)
+    .innerJoin(labels, eq(labels.id, enterpriseLabels.labelId))
+    .where(and(eq(enterpriseLabels.agencyId, agencyId), inArray(enterpriseLabels.enterpriseId, [...ids])))
+    .orderBy(asc(labels.id));
+  const contactRows = await tx
+    .selectDistinctOn([enterpriseContacts.enterpriseId], {
+      enterpriseId: enterpriseContacts.enterpriseId,
+      name: enterpriseContacts.name,
+      mobile: enterpriseContacts.mobile,
+      landline: enterpriseContacts.landline,
+    })
+    .from(enterpriseContacts)
+    .where(and(eq(enterpriseContacts.agencyId, agencyId), inArray(enterpriseContacts.enterpriseId, [...ids])))
+    .orderBy(enterpriseContacts.enterpriseId, desc(enterpriseContacts.isPrimary), asc(enterpriseContacts.id));
+
+  const labelsOf = new Map<number, { id: number; name: string; color: string }[]>();
+  for (const l of labelRows) {
+    const list = labelsOf.get(l.enterpriseId) ?? [];
+    list.push({ id: l.id, name: l.name, color: l.color });
+    labelsOf.set(l.enterpriseId, list);
+  }
+  const contactOf = new Map(contactRows.map((c) => [c.enterpriseId, c]));
+  const byId = new Map(rows.map((r) => [r.e.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    const c = contactOf.get(id);
+    return [toItem(r.e, r.gradeName ?? '', r.ownerName ?? '', labelsOf.get(id) ?? [], c)];
+  });
+}
+
+export function toItem(
+  e: EnterpriseRow,
+  gradeName: string,
+  ownerName: string,
+  labelList: { id: number; name: string; color: string }[],
+  contact?: { name: string; mobile: string; landline: string },
+): CustomerItem {
+  return {
+    id: e.id,
+    qymc: e.qymc,
+    qysh: e.qysh,
+    qybm: e.qybm,
+    qyxz: e.qyxz,
+    sssf: e.sssf,
+    ssds: e.ssds,
+    ssqx: e.ssqx,
+    regionName: e.sssf ? regionText(e.sssf, e.ssds, e.ssqx) : '',
+    address: e.address,
+    fjh: e.fjh,
+    gradeId: e.gradeId,
+    gradeName,
+    labels: labelList,
+    allocate_user: e.allocateUser,
+    allocateUserName: ownerName,
+    serviceStatus: e.serviceStatus,
+    qyzt: e.qyzt,
+    hydj_real: e.hydjReal,
+    hydqsj: e.hydqsj,
+    contactName: contact?.name ?? '',
+    contactPhone: contact ? contact.mobile || contact.landline : '',
+    createdAt: e.createdAt.toISOString(),
+  };
+}
+
+/** Membership grade in words (for exports). */
+export const hydjName = (n: number | null) => (n === null ? '' : (HYDJ_NAMES[n] ?? String(n)));

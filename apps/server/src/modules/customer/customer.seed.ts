@@ -1,0 +1,118 @@
+import { BENEFIT_MENU } from '@dzy/shared';
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  enterpriseContacts,
+  enterpriseLabels,
+  enterprises,
+  equityMenus,
+  grades,
+  labels,
+  organisations,
+} from '../../db/schema/index.js';
+import { generateMobile, generatePersonName, mulberry32 } from '../../db/seed/demo-data.js';
+
+/**
+ * Which customer features are paid (business.md §6): only stopping and resuming service is, so the
+ * benefit dialogs show on it; the rest are free. Every feature the book checks has an entry (a
+ * missing one is 权限异常！).
+ */
+export const CUSTOMER_EQUITY_MENUS: (typeof equityMenus.$inferInsert)[] = [
+  { menuid: BENEFIT_MENU.add, title: '新增客户', iscontrol: 'N', anqyflag: 'Y' },
+  { menuid: BENEFIT_MENU.edit, title: '编辑客户', iscontrol: 'N', anqyflag: 'Y' },
+  { menuid: BENEFIT_MENU.delete, title: '删除客户', iscontrol: 'N', anqyflag: 'Y' },
+  { menuid: BENEFIT_MENU.assign, title: '分配客户', iscontrol: 'N', anqyflag: 'Y' },
+  { menuid: BENEFIT_MENU.service, title: '停止/恢复服务', iscontrol: 'Y', anqyflag: 'Y' },
+  { menuid: BENEFIT_MENU.import, title: '导入客户', iscontrol: 'N', anqyflag: 'Y' },
+  { menuid: BENEFIT_MENU.export, title: '导出客户', iscontrol: 'N', anqyflag: 'Y' },
+];
+
+const GRADES = ['A类客户', 'B类客户', 'C类客户'];
+const LABELS: { name: string; color: string }[] = [
+  { name: '重点客户', color: 'red' },
+  { name: '新设立', color: 'green' },
+  { name: '零申报', color: 'orange' },
+  { name: '需催收', color: 'magenta' },
+];
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The book's demo data: the equity entries, grades and labels, a contact per enterprise, benefit
+ * statuses that show the tags and the checks, and (in the first agency) two enterprises without a
+ * tax number for the missing-tax-number dialog. The first agency's benefits have expired (tags and
+ * per-enterprise checks show), the second's are about to expire (the reminder with 不再提醒).
+ * Runs as the owner inside the demo seed's transaction.
+ */
+export async function seedCustomerDemo(db: Db, agencyIds: readonly number[]) {
+  await db.insert(equityMenus).values(CUSTOMER_EQUITY_MENUS).onConflictDoNothing();
+  for (const [n, agencyId] of agencyIds.entries()) {
+    await db
+      .update(organisations)
+      .set({ qyzt: n === 0 ? '3' : '2' })
+      .where(eq(organisations.id, agencyId));
+    const gradeRows = await db
+      .insert(grades)
+      .values(GRADES.map((name, i) => ({ agencyId, name, sort: i + 1 })))
+      .returning({ id: grades.id });
+    const labelRows = await db
+      .insert(labels)
+      .values(LABELS.map((l) => ({ agencyId, ...l })))
+      .returning({ id: labels.id });
+    const list = await db
+      .select({ id: enterprises.id })
+      .from(enterprises)
+      .where(eq(enterprises.agencyId, agencyId))
+      .orderBy(asc(enterprises.id));
+    const rand = mulberry32(4242 + agencyId);
+    const contacts: (typeof enterpriseContacts.$inferInsert)[] = [];
+    const links: (typeof enterpriseLabels.$inferInsert)[] = [];
+    for (const [i, { id }] of list.entries()) {
+      const kind = i % 6;
+      const benefit =
+        kind === 0 || kind === 1
+          ? { qyzt: '1', hydjReal: 2, hydqsj: day(200 + i), qylb: `,${BENEFIT_MENU.service},` }
+          : kind === 2
+            ? { qyzt: '2', hydjReal: 8, hydqsj: day(10 + (i % 20)), qylb: `,${BENEFIT_MENU.service},` }
+            : kind === 3
+              ? { qyzt: '3', hydjReal: 1, hydqsj: day(-30 - i), qylb: '' }
+              : kind === 4
+                ? { qyzt: '0', hydjReal: null, hydqsj: null, qylb: '' }
+                : { qyzt: '1', hydjReal: 41, hydqsj: day(60 + i), qylb: `,${BENEFIT_MENU.service},` };
+      await db
+        .update(enterprises)
+        .set({
+          ...benefit,
+          gradeId: i % 4 === 3 ? null : (gradeRows[i % 3]?.id ?? null),
+          serviceStatus: i % 13 === 12 ? '0' : '1',
+          fjh: i % 5 === 0 ? '0' : '',
+        })
+        .where(eq(enterprises.id, id));
+      contacts.push({
+        agencyId,
+        enterpriseId: id,
+        name: generatePersonName(rand),
+        position: i % 2 === 0 ? '财务负责人' : '法定代表人',
+        mobile: generateMobile(rand),
+        isPrimary: true,
+      });
+      const pick = (k: number) => labelRows[k]?.id;
+      for (const [cond, k] of [
+        [i % 5 === 0, 0],
+        [i % 4 === 1, 1],
+        [i % 7 === 0, 2],
+        [i % 11 === 3, 3],
+      ] as const) {
+        const labelId = pick(k);
+        if (cond && labelId) links.push({ agencyId, enterpriseId: id, labelId });
+      }
+    }
+    if (contacts.length > 0) await db.insert(enterpriseContacts).values(contacts);
+    if (links.length > 0) await db.insert(enterpriseLabels).values(links);
+    if (n === 0) {
+      // The 5th and 6th enterprises (李晓梅's and 张伟's) are missing their tax number.
+      const missing = list.slice(4, 6).map((e) => e.id);
+      if (missing.length > 0) await db.update(enterprises).set({ qysh: '' }).where(inArray(enterprises.id, missing));
+    }
+  }
+}
