@@ -74,7 +74,7 @@ describe('the client-enterprise book in the browser', () => {
   let admin: Page;
 
   it('creates an enterprise with credentials, sees them masked, and reveals them', async () => {
-    admin = await product.newPage();
+    admin = await product.newPage({ missingTaxDialog: true });
     await passwordLogin(admin, DEMO_ADMIN);
     await openBook(admin, true);
     await snap(admin, 'list');
@@ -163,7 +163,7 @@ describe('the client-enterprise book in the browser', () => {
     await visible(admin.getByText('分配成功'));
     await visible(rowOf(admin, NAME).getByText('张伟'));
 
-    const zhang = await product.newPage();
+    const zhang = await product.newPage({ missingTaxDialog: true });
     await passwordLogin(zhang, ZHANG);
     const messages = await zhang.evaluate(async (path) => {
       const res = await fetch(`/api/${path}`, {

@@ -7,9 +7,11 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { accountModule } from './modules/account/account.routes.js';
 import { authModule } from './modules/auth/auth.routes.js';
+import { customerModule } from './modules/customer/customer.routes.js';
 import { dashboardModule } from './modules/dashboard/dashboard.routes.js';
 import { departmentModule } from './modules/department/department.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
+import { messageModule } from './modules/message/message.routes.js';
 import { orgModule } from './modules/org/org.routes.js';
 import { roleModule } from './modules/role/role.routes.js';
 import { staffModule } from './modules/staff/staff.routes.js';
@@ -18,7 +20,7 @@ import { systemModule } from './modules/system/system.routes.js';
 import { type Deps, registerCalls, type ServerModule } from './plugins/calls.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { startJobRunner } from './plugins/jobs.js';
-import { localPushHub } from './plugins/push.js';
+import { localPushHub, redisPushHub } from './plugins/push.js';
 import { outboxSms } from './plugins/sms.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -35,6 +37,8 @@ export function serverModules(): ServerModule[] {
     stationModule,
     departmentModule,
     staffModule,
+    messageModule,
+    customerModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
 }
@@ -54,7 +58,8 @@ export async function buildApp(config: Config, db: Database) {
     config,
     db,
     sms: outboxSms(app.log, config.production),
-    push: localPushHub(),
+    // Several server processes share pushes through Redis when REDIS_URL is set.
+    push: config.redisUrl ? await redisPushHub(config.redisUrl, app.log) : localPushHub(),
     wakeJobs: () => runner?.wake(),
   };
 

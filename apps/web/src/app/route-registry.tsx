@@ -12,10 +12,21 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   ),
   '/nested/manage/agency-info': lazyNamed(() => import('../features/org/pages/agency-info-page'), 'AgencyInfoPage'),
   '/nested/manage/staff': lazyNamed(() => import('../features/staff/pages/staff-page'), 'StaffPage'),
-  '/platform/applications': lazyNamed(
-    () => import('../features/org/pages/platform-applications-page'),
-    'PlatformApplicationsPage',
+  '/nested/manage/department': lazyNamed(
+    () => import('../features/department/pages/department-page'),
+    'DepartmentPage',
   ),
+  '/nested/manage/role': lazyNamed(() => import('../features/role/pages/role-page'), 'RolePage'),
+  '/nested/manage/station': lazyNamed(() => import('../features/station/pages/station-page'), 'StationPage'),
+  // 入驻审核 with 系统公告 as a second tab (app/layout/platform-page.tsx composes the two features).
+  '/customer/khgl/wdkh': lazyNamed(() => import('../features/customer/pages/customer-page'), 'CustomerPage'),
+  '/customer/khgl/hsz': lazyNamed(() => import('../features/customer/pages/recycle-page'), 'RecyclePage'),
+  '/platform/applications': lazyNamed(() => import('./layout/platform-page'), 'PlatformPage'),
+};
+
+/** Pages of the shell every signed-in user may open, outside the server's menu tree. */
+export const SHELL_PAGES: Readonly<Record<string, LazyPage>> = {
+  '/nested/aboutDownload': lazyNamed(() => import('../features/message/pages/about-download-page'), 'AboutDownloadPage'),
 };
 
 /** Pages every signed-in user has, whatever the menu says (foundation.md §2: / shows the portal). */

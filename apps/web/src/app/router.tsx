@@ -5,7 +5,7 @@ import { Lazy, lazyNamed } from './lazy-page';
 import { MenuPage } from './menu-page';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
-import { DashboardPage, PUBLIC_PAGES } from './route-registry';
+import { DashboardPage, PUBLIC_PAGES, SHELL_PAGES } from './route-registry';
 
 const MainLayout = lazyNamed(() => import('./layout/main-layout'), 'MainLayout');
 const LoginPage = lazyNamed(() => import('../features/auth/pages/login-page'), 'LoginPage');
@@ -36,6 +36,7 @@ const router = createHashRouter([
             children: [
               { index: true, element: <Navigate to={HOME_PATH} replace /> },
               { path: 'dashboard', element: <Lazy page={DashboardPage} /> },
+              ...Object.entries(SHELL_PAGES).map(([path, page]) => ({ path, element: <Lazy page={page} /> })),
               { path: '*', element: <MenuPage /> },
             ],
           },

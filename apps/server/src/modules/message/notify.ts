@@ -1,3 +1,4 @@
+import { MESSAGE_EVENT_TEXT, messageText } from '@dzy/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { messageSettings, messages } from '../../db/schema/index.js';
@@ -85,4 +86,25 @@ export async function notify(
     }
   });
   return recipients;
+}
+
+/**
+ * notify() with the event's own label and details page: the text becomes 【label】detail (the bell cuts
+ * the label to 6 characters) and msgStyleSmall the event's page (customer, contract, workorder, fee).
+ */
+export function notifyEvent(
+  tx: Tx,
+  push: PushHub,
+  afterCommit: (fn: () => Promise<void>) => void,
+  notice: Omit<Notice, 'content' | 'msgStyleSmall'> & { detail: string; label?: string; msgStyleSmall?: string },
+): Promise<number[]> {
+  const text = MESSAGE_EVENT_TEXT[notice.event];
+  return notify(tx, push, afterCommit, {
+    event: notice.event,
+    agencyId: notice.agencyId,
+    userIds: notice.userIds,
+    targetId: notice.targetId ?? null,
+    content: messageText(notice.label ?? text.label, notice.detail),
+    msgStyleSmall: notice.msgStyleSmall ?? text.msgStyleSmall,
+  });
 }

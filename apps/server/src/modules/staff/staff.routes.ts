@@ -27,8 +27,8 @@ import {
 } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
-import { demoteFormerDirectors } from '../department/department.service.js';
 import { AppError } from '../../plugins/errors.js';
+import { demoteFormerDirectors } from '../department/department.service.js';
 import { inviteCalls } from './invite.routes.js';
 import {
   clientCountSql,

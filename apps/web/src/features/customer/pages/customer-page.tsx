@@ -63,7 +63,6 @@ import { EnterpriseDrawer } from '../components/enterprise-drawer';
 import { EnterpriseFormDialog } from '../components/enterprise-form-dialog';
 import { useEquityGate } from '../components/equity-gate';
 import { ImportDialog } from '../components/import-dialog';
-import { MissingTaxDialog } from '../components/missing-tax-dialog';
 import { RegionCascader } from '../components/region-cascader';
 import '../customer.css';
 
@@ -616,7 +615,6 @@ export function CustomerPage() {
       />
       <ImportDialog mode={importing} onClose={() => setImporting(null)} onDone={() => void refresh()} />
       <DictionaryEditor kind={dictionary} onClose={() => setDictionary(null)} />
-      <MissingTaxDialog />
       <EnterpriseChooser
         open={chooserOpen}
         onCancel={() => setParams({}, { replace: true })}

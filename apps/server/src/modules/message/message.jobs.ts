@@ -1,0 +1,175 @@
+import { EXPIRED_MARK, MESSAGE_KEEP_MONTHS } from '@dzy/shared';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { inScope } from '../../db/client.js';
+import { enterprises, memberships, messages, organisations } from '../../db/schema/index.js';
+import type { Deps } from '../../plugins/calls.js';
+import { enqueue, type JobHandler } from '../../plugins/jobs.js';
+import { notifyEvent } from './notify.js';
+
+export const CLEANUP_QUEUE = 'message.cleanup';
+export const EXPIRY_SCAN_QUEUE = 'message.expiry-scan';
+export const EXPIRY_QUEUE = 'message.expiry';
+
+/** How often the timer looks whether a new day began (the day's jobs are created once). */
+const CHECK_EVERY_MS = 10 * 60_000;
+
+/** Today's date in China (the agencies' day), YYYY-MM-DD. */
+export function chinaDate(at = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Shanghai',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}
+
+/**
+ * Creates the day's jobs of every agency: delete its messages older than six months, look for clients
+ * whose membership expired. Keys hold the date, so several server processes create each job once.
+ */
+export async function scheduleDailyJobs(deps: Deps, date = chinaDate()): Promise<number> {
+  const agencies = await deps.db.app
+    .select({ id: organisations.id })
+    .from(organisations)
+    .where(inArray(organisations.orgType, ['dls', 'kd']))
+    .orderBy(asc(organisations.id));
+  for (const { id } of agencies) {
+    await inScope(deps.db.app, { agencyId: id, userId: null }, async (tx) => {
+      await enqueue(tx, { agencyId: id, queue: CLEANUP_QUEUE, key: `cleanup:${id}:${date}`, payload: { date } });
+      await enqueue(tx, {
+        agencyId: id,
+        queue: EXPIRY_SCAN_QUEUE,
+        key: `expiry-scan:${id}:${date}`,
+        payload: { date },
+      });
+    });
+  }
+  deps.wakeJobs();
+  return agencies.length;
+}
+
+/** Starts the daily timer with the server (not in unit tests, which call scheduleDailyJobs themselves). */
+export function startDailySchedule(app: FastifyInstance, deps: Deps) {
+  if (process.env.NODE_ENV === 'test' || process.env.DAILY_JOBS === '0') return;
+  let lastDate = '';
+  let timer: NodeJS.Timeout | undefined;
+  const tick = async (log: FastifyBaseLogger) => {
+    const date = chinaDate();
+    if (date === lastDate) return;
+    try {
+      await scheduleDailyJobs(deps, date);
+      lastDate = date;
+    } catch (err) {
+      log.error({ err }, 'scheduling the daily message jobs failed');
+    }
+  };
+  app.addHook('onReady', async () => {
+    void tick(app.log);
+    timer = setInterval(() => void tick(app.log), CHECK_EVERY_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+const base = { perAgencyCap: 1, workers: 1, leaseSeconds: 300, maxAttempts: 3 } as const;
+
+export const messageJobs: JobHandler[] = [
+  {
+    ...base,
+    queue: CLEANUP_QUEUE,
+    // Records are kept six months (foundation.md §9): older ones are deleted for good.
+    async run({ job, inTx }) {
+      const deleted = await inTx(async (tx) => {
+        const rows = await tx
+          .delete(messages)
+          .where(
+            and(
+              eq(messages.agencyId, job.agencyId),
+              lt(messages.createdAt, sql`now() - make_interval(months => ${MESSAGE_KEEP_MONTHS})`),
+            ),
+          )
+          .returning({ id: messages.id });
+        return rows.length;
+      });
+      return { deleted };
+    },
+  },
+  {
+    ...base,
+    queue: EXPIRY_SCAN_QUEUE,
+    // One reminder job per client and expiry date: a client is reminded once for each expiry.
+    async run({ job, inTx, deps }) {
+      const date = String(job.payload.date ?? chinaDate());
+      const found = await inTx(async (tx) => {
+        const rows = await tx
+          .select({ id: enterprises.id, hydqsj: enterprises.hydqsj })
+          .from(enterprises)
+          .where(
+            and(
+              eq(enterprises.agencyId, job.agencyId),
+              isNull(enterprises.deletedAt),
+              isNotNull(enterprises.allocateUser),
+              isNotNull(enterprises.hydqsj),
+              lt(enterprises.hydqsj, date),
+            ),
+          );
+        for (const r of rows) {
+          await enqueue(tx, {
+            agencyId: job.agencyId,
+            queue: EXPIRY_QUEUE,
+            key: `expiry:${r.id}:${r.hydqsj}`,
+            payload: { enterpriseId: r.id, hydqsj: r.hydqsj },
+          });
+        }
+        return rows.length;
+      });
+      if (found > 0) deps.wakeJobs();
+      return { found };
+    },
+  },
+  {
+    ...base,
+    queue: EXPIRY_QUEUE,
+    workers: 2,
+    async run({ job, inTx, deps }) {
+      const enterpriseId = Number(job.payload.enterpriseId);
+      const after: (() => Promise<void>)[] = [];
+      const sent = await inTx(async (tx) => {
+        const [ent] = await tx
+          .select({
+            id: enterprises.id,
+            qymc: enterprises.qymc,
+            hydqsj: enterprises.hydqsj,
+            user: enterprises.allocateUser,
+          })
+          .from(enterprises)
+          .innerJoin(
+            memberships,
+            and(eq(memberships.agencyId, enterprises.agencyId), eq(memberships.userId, enterprises.allocateUser)),
+          )
+          .where(
+            and(
+              eq(enterprises.id, enterpriseId),
+              eq(enterprises.agencyId, job.agencyId),
+              isNull(enterprises.deletedAt),
+            ),
+          )
+          .limit(1);
+        // Renewed, deleted or handed to nobody since the scan: nothing to say.
+        if (!ent?.user || ent.hydqsj !== job.payload.hydqsj) return [];
+        return notifyEvent(tx, deps.push, (fn) => void after.push(fn), {
+          event: 'reminder',
+          label: EXPIRED_MARK,
+          agencyId: job.agencyId,
+          userIds: [ent.user],
+          detail: `客户「${ent.qymc}」的会员服务已于 ${ent.hydqsj} 到期，请及时联系客户续费。`,
+          msgStyleSmall: 'customer',
+          targetId: ent.id,
+        });
+      });
+      for (const fn of after) await fn();
+      return { sent: sent.length };
+    },
+  },
+];

@@ -1,0 +1,113 @@
+import {
+  CustomerServiceOutlined,
+  EditOutlined,
+  LeftOutlined,
+  PhoneOutlined,
+  RightOutlined,
+  RobotOutlined,
+} from '@ant-design/icons';
+import { getHotlinesCall } from '@dzy/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Empty, Popover, Tooltip } from 'antd';
+import { useState } from 'react';
+import { call } from '../../../lib/request';
+import { MESSAGE_KEYS } from '../api';
+import { EntChooserDialog } from './ent-chooser-dialog';
+import { HotlineEditor } from './hotline-editor';
+import { PartnerDialog } from './partner-dialog';
+
+const COLLAPSE_KEY = 'dzy:help-collapsed';
+
+/**
+ * The floating help panel on the right (foundation.md §2, business.md): online service, AI
+ * consultation, the agency's hotlines and a collapse toggle. AI and hotlines are hidden for kd agencies
+ * of province 120000 (the server says so with showAiAndHotline).
+ */
+export function HelpPanel() {
+  const [collapsed, setCollapsed] = useState(() => window.localStorage.getItem(COLLAPSE_KEY) === '1');
+  const [chooser, setChooser] = useState(false);
+  const [ai, setAi] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const help = useQuery({
+    queryKey: MESSAGE_KEYS.hotlines,
+    queryFn: () => call(getHotlinesCall, {}, { handle: 'all' }),
+    staleTime: 5 * 60_000,
+  });
+  const show = help.data?.showAiAndHotline ?? true;
+  const hotlines = help.data?.list ?? [];
+
+  const toggle = () => {
+    setCollapsed((c) => {
+      window.localStorage.setItem(COLLAPSE_KEY, c ? '0' : '1');
+      return !c;
+    });
+  };
+
+  const hotlineContent = (
+    <div className="dzy-hotline-popup">
+      {hotlines.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="本机构尚未设置服务热线" />
+      ) : (
+        <ul>
+          {hotlines.map((h) => (
+            <li key={h.id}>
+              <span className="dzy-hotline-name">{h.rxmc}</span>
+              <span className="dzy-hotline-number">{h.rxnr}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {help.data?.editable && (
+        <Button block size="small" icon={<EditOutlined />} onClick={() => setEditing(true)}>
+          设置服务热线
+        </Button>
+      )}
+    </div>
+  );
+
+  return (
+    <>
+      <div className={collapsed ? 'dzy-help dzy-help-collapsed' : 'dzy-help'} data-testid="help-panel">
+        {!collapsed && (
+          <>
+            <Tooltip title="在线客服" placement="left">
+              <button type="button" className="dzy-help-item" onClick={() => setChooser(true)}>
+                <CustomerServiceOutlined />
+                <span>在线客服</span>
+              </button>
+            </Tooltip>
+            {show && (
+              <Tooltip title="AI 咨询" placement="left">
+                <button type="button" className="dzy-help-item" onClick={() => setAi(true)}>
+                  <RobotOutlined />
+                  <span>AI咨询</span>
+                </button>
+              </Tooltip>
+            )}
+            {show && (
+              <Popover content={hotlineContent} title="服务热线" placement="left" trigger="click">
+                <button type="button" className="dzy-help-item">
+                  <PhoneOutlined />
+                  <span>热线</span>
+                </button>
+              </Popover>
+            )}
+          </>
+        )}
+        <button
+          type="button"
+          className="dzy-help-toggle"
+          onClick={toggle}
+          aria-label={collapsed ? '展开帮助面板' : '收起帮助面板'}
+          title={collapsed ? '展开帮助面板' : '收起帮助面板'}
+        >
+          {collapsed ? <LeftOutlined /> : <RightOutlined />}
+          {collapsed && <span className="dzy-help-toggle-text">帮助</span>}
+        </button>
+      </div>
+      <EntChooserDialog open={chooser} onClose={() => setChooser(false)} />
+      <PartnerDialog module={ai ? 'ai' : null} onClose={() => setAi(false)} />
+      {editing && <HotlineEditor list={hotlines} onClose={() => setEditing(false)} />}
+    </>
+  );
+}
