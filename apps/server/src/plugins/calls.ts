@@ -32,17 +32,35 @@ export interface CallCtx<C extends CallDef> {
   afterCommit(fn: () => Promise<void> | void): void;
 }
 
-export interface Served {
-  def: CallDef;
-  run(ctx: CallCtx<CallDef>): Promise<unknown>;
+/**
+ * For the few calls that must not hold the database while they wait on something slow (sign-in's
+ * scrypt would stall every request on the one embedded connection): no surrounding transaction,
+ * but short ones of the call's scope on demand.
+ */
+export interface StagedCallCtx<C extends CallDef> extends Omit<CallCtx<C>, 'tx'> {
+  inTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
-/** Pairs a call of the contract with its handler. */
+export interface Served {
+  def: CallDef;
+  staged?: boolean;
+  run(ctx: CallCtx<CallDef> | StagedCallCtx<CallDef>): Promise<unknown>;
+}
+
+/** Pairs a call of the contract with its handler, run in one transaction. */
 export function serve<C extends CallDef>(
   def: C,
   handler: (ctx: CallCtx<C>) => Promise<z.input<C['data']> | Answer>,
 ): Served {
   return { def, run: handler as Served['run'] };
+}
+
+/** Pairs a call with a handler that opens its own short transactions (see StagedCallCtx). */
+export function serveStaged<C extends CallDef>(
+  def: C,
+  handler: (ctx: StagedCallCtx<C>) => Promise<z.input<C['data']> | Answer>,
+): Served {
+  return { def, staged: true, run: handler as Served['run'] };
 }
 
 /** A module declares its calls, plain routes and background jobs in one place; app.ts lists the modules. */
@@ -87,9 +105,10 @@ export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly 
       const scope = { agencyId: session?.agencyId ?? null, userId: session?.userId ?? null };
       const committed: (() => Promise<void> | void)[] = [];
       const afterCommit = (fn: () => Promise<void> | void) => void committed.push(fn);
-      const result = await inScope(deps.db.app, scope, (tx) =>
-        served.run({ body: parsed.data, session: session as SessionCtx, tx, req, reply, deps, afterCommit }),
-      );
+      const base = { body: parsed.data, session: session as SessionCtx, req, reply, deps, afterCommit };
+      const result = served.staged
+        ? await served.run({ ...base, inTx: (fn) => inScope(deps.db.app, scope, fn) })
+        : await inScope(deps.db.app, scope, (tx) => served.run({ ...base, tx }));
       for (const fn of committed) {
         try {
           await fn();

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** People who sign in. Global, not tenant-owned: one person may belong to several organisations. */
@@ -16,7 +17,8 @@ export const users = pgTable(
     isOperator: boolean('is_operator').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_phone_uq').on(t.phone), uniqueIndex('users_account_uq').on(t.account)],
+  // Sign-in matches the account name case-insensitively: the unique index is on lower(account).
+  (t) => [uniqueIndex('users_phone_uq').on(t.phone), uniqueIndex('users_account_uq').on(sql`lower(${t.account})`)],
 );
 
 /** Server-side sessions: only the SHA-256 of the token is stored. */

@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { loginLocks, memberships, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
-import { type ServerModule, serve } from '../../plugins/calls.js';
+import { type ServerModule, serve, serveStaged } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
 import { hashPassword, verifyPassword } from '../../plugins/password.js';
 import { endSession, endUserSessions, sessionInfo, startSession } from '../../plugins/session.js';
@@ -26,6 +26,7 @@ import {
   recordAttempt,
   registerTicket,
   ticketValid,
+  WRONG_CREDENTIALS,
 } from './auth.service.js';
 import { consumeCode, issueCode } from './sms-code.js';
 
@@ -39,29 +40,40 @@ async function signIn(tx: Tx, req: FastifyRequest, reply: FastifyReply, user: ty
 export const authModule: ServerModule = {
   name: 'auth',
   calls: [
-    serve(loginCall, async ({ body, tx, req, reply, deps }) => {
+    // Staged: the password is checked between two short transactions, never while holding the database.
+    serveStaged(loginCall, async ({ body, inTx, req, reply, deps }) => {
       if (body.type === '1') {
         const account = normaliseAccount(body.account);
-        const locked = await lockedAnswer(tx, account);
-        if (locked) return locked;
-        const user = await findUserByAccount(tx, account);
-        const ok = await verifyPassword(body.password, user?.passwordHash ?? null);
-        const refusal = await recordAttempt(tx, account, ok, req.ip);
-        if (refusal || !user) {
-          await audit(tx, req, { agencyId: null, userId: user?.id ?? null }, 'auth.login_failed', account);
-          return refusal ?? new Answer(CODE.BAD_REQUEST, '账号或密码错误');
-        }
-        return signIn(tx, req, reply, user);
-      }
-      const wrong = await consumeCode(tx, deps.config.secretKey, body.account, 'login', body.code);
-      if (wrong) return wrong;
-      const user = await findUserByPhone(tx, body.account);
-      if (!user) {
-        return new Answer(CODE.EMPTY, '该手机号尚未注册，将为您注册为代理机构用户', {
-          registerTicket: registerTicket(deps.config.secretKey, body.account),
+        const found = await inTx(async (tx) => ({
+          locked: await lockedAnswer(tx, account),
+          user: await findUserByAccount(tx, account),
+        }));
+        if (found.locked) return found.locked;
+        const ok = await verifyPassword(body.password, found.user?.passwordHash ?? null);
+        return inTx(async (tx) => {
+          // Another attempt may have locked the account meanwhile.
+          const locked = await lockedAnswer(tx, account);
+          if (locked) return locked;
+          const refusal = await recordAttempt(tx, account, ok, req.ip);
+          const { user } = found;
+          if (refusal || !user) {
+            await audit(tx, req, { agencyId: null, userId: user?.id ?? null }, 'auth.login_failed', account);
+            return refusal ?? new Answer(CODE.BAD_REQUEST, WRONG_CREDENTIALS);
+          }
+          return signIn(tx, req, reply, user);
         });
       }
-      return signIn(tx, req, reply, user);
+      return inTx(async (tx) => {
+        const wrong = await consumeCode(tx, deps.config.secretKey, body.account, 'login', body.code);
+        if (wrong) return wrong;
+        const user = await findUserByPhone(tx, body.account);
+        if (!user) {
+          return new Answer(CODE.EMPTY, '该手机号尚未注册，将为您注册为代理机构用户', {
+            registerTicket: registerTicket(deps.config.secretKey, body.account),
+          });
+        }
+        return signIn(tx, req, reply, user);
+      });
     }),
 
     serve(sendSmsCall, async ({ body, tx, deps }) => {
