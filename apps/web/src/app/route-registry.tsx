@@ -26,7 +26,10 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */
 export const SHELL_PAGES: Readonly<Record<string, LazyPage>> = {
-  '/nested/aboutDownload': lazyNamed(() => import('../features/message/pages/about-download-page'), 'AboutDownloadPage'),
+  '/nested/aboutDownload': lazyNamed(
+    () => import('../features/message/pages/about-download-page'),
+    'AboutDownloadPage',
+  ),
 };
 
 /** Pages every signed-in user has, whatever the menu says (foundation.md §2: / shows the portal). */
