@@ -36,6 +36,7 @@ export async function openDatabase(
 ): Promise<Database> {
   if (config.databaseUrl) {
     const ownerPool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
+    ownerPool.on('error', (err) => console.warn(`database connection lost: ${err.message}`));
     try {
       const owner = drizzleNodePg(ownerPool, { schema }) as unknown as Db;
       await migrateNodePg(owner as never, { migrationsFolder: MIGRATIONS });
@@ -45,6 +46,9 @@ export async function openDatabase(
     }
     const appUrl = config.appDatabaseUrl ?? withUser(config.databaseUrl, APP_ROLE);
     const appPool = new pg.Pool({ connectionString: appUrl, max: 10 });
+    // An idle connection the server ends (restart, failover) is dropped and replaced on next use;
+    // without a listener its error would crash the process.
+    appPool.on('error', (err) => console.warn(`database connection lost: ${err.message}`));
     const app = drizzleNodePg(appPool, { schema }) as unknown as Db;
     await app.execute(sql`select 1`);
     return { kind: 'postgres', app, close: () => appPool.end() };
