@@ -72,7 +72,8 @@ async function approveAsOperator(name: string) {
   const row = page.getByRole('row', { name: new RegExp(name) });
   await row.getByRole('button', { name: /通\s*过/ }).click();
   await page.getByRole('button', { name: '确认通过' }).click();
-  await visible(page.getByText('审核通过，代理机构已创建'));
+  // The success toast lasts 3 s; the lasting outcome is the row leaving the pending list.
+  await hidden(row);
   await page.getByRole('tab', { name: '已通过' }).click();
   await visible(page.getByRole('row', { name: new RegExp(name) }));
   await page.context().close();
