@@ -1,0 +1,236 @@
+import {
+  CHECK_MSG,
+  CHECK_QUEUE,
+  CODE,
+  checkCountCall,
+  checkListCall,
+  checkQyshCountCall,
+  checkRateCall,
+  checkResultListCall,
+  checkStartCall,
+  checkStopCall,
+  failCheckListCall,
+  lastCheckInfoCall,
+} from '@dzy/shared';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, like, ne, or, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import { checkBatches, checkResults, enterprises, jobs, users } from '../../db/schema/index.js';
+import { audit } from '../../lib/audit.js';
+import { dataScope } from '../../lib/data-scope.js';
+import { type Served, type ServerModule, serve } from '../../plugins/calls.js';
+import { AppError } from '../../plugins/errors.js';
+import type { SessionCtx } from '../../plugins/session.js';
+import { likeTerm } from '../role/member.repo.js';
+import { checkJob, publishRate } from './check.jobs.js';
+import {
+  agencyOf,
+  batchVisible,
+  findBatch,
+  rateOf,
+  requireBatch,
+  summaryColumns,
+  toCheckLog,
+  toSummary,
+} from './check.repo.js';
+import { taxDataCalls } from './tax-data.routes.js';
+
+const CHUNK = 1000;
+
+/** Enterprises in the book the caller may see (tenant, not in the recycle bin, data scope). */
+const enterprisesInScope = (session: SessionCtx) =>
+  and(
+    eq(enterprises.agencyId, agencyOf(session)),
+    isNull(enterprises.deletedAt),
+    dataScope(session, enterprises.allocateUser),
+  );
+
+const start = serve(checkStartCall, async ({ body, session, tx, req, deps, afterCommit }) => {
+  const agencyId = agencyOf(session);
+  // One check at a time per user: two quick clicks must not start two.
+  await tx.execute(sql`select pg_advisory_xact_lock(${7_001}, ${session.userId})`);
+  const [running] = await tx
+    .select({ id: checkBatches.id })
+    .from(checkBatches)
+    .where(
+      and(
+        eq(checkBatches.agencyId, agencyId),
+        eq(checkBatches.userId, session.userId),
+        eq(checkBatches.state, 'running'),
+      ),
+    );
+  if (running) throw new AppError(CODE.CONFLICT, CHECK_MSG.busyRunning);
+
+  const wanted = [...new Set(body.aeiIds)];
+  const chosen = await tx
+    .select({ id: enterprises.id, qysh: enterprises.qysh, qymc: enterprises.qymc })
+    .from(enterprises)
+    .where(
+      and(
+        enterprisesInScope(session),
+        body.scope === 'selected'
+          ? inArray(enterprises.id, wanted)
+          : // "All" is every client being served; a stopped service is not checked unless chosen by hand.
+            eq(enterprises.serviceStatus, '1'),
+      ),
+    )
+    .orderBy(asc(enterprises.id));
+  if (body.scope === 'selected' && chosen.length !== wanted.length) {
+    throw new AppError(CODE.NOT_FOUND, CHECK_MSG.notYours);
+  }
+  if (chosen.length === 0) throw new AppError(CODE.EMPTY, CHECK_MSG.noEnterprise);
+
+  const [batch] = await tx
+    .insert(checkBatches)
+    .values({ agencyId, userId: session.userId, ssq: body.ssq, totalNum: chosen.length })
+    .returning();
+  if (!batch) throw new Error('batch not created');
+  for (let i = 0; i < chosen.length; i += CHUNK) {
+    const part = chosen.slice(i, i + CHUNK);
+    await tx
+      .insert(checkResults)
+      .values(part.map((e) => ({ agencyId, batchId: batch.id, enterpriseId: e.id, qysh: e.qysh, qymc: e.qymc })));
+    // enqueue(), in bulk: one job per enterprise, the same key twice is one job.
+    await tx
+      .insert(jobs)
+      .values(
+        part.map((e) => ({
+          agencyId,
+          queue: CHECK_QUEUE,
+          key: `${batch.id}:${e.id}`,
+          payload: { batchId: batch.id, enterpriseId: e.id },
+        })),
+      )
+      .onConflictDoNothing({ target: [jobs.queue, jobs.key] });
+  }
+  await audit(tx, req, { agencyId, userId: session.userId }, 'declare.check.start', String(batch.id), {
+    ssq: body.ssq,
+    scope: body.scope,
+    totalNum: chosen.length,
+  });
+  afterCommit(() => deps.wakeJobs());
+  return rateOf(batch);
+});
+
+const rate = serve(checkRateCall, async ({ body, session, tx }) => {
+  const b = await findBatch(tx, session, body.batchId);
+  return b ? rateOf(b) : null;
+});
+
+const counts = serve(checkCountCall, async ({ body, session, tx }) => {
+  const b = await findBatch(tx, session, body.batchId);
+  if (!b) return null;
+  const rows = await tx
+    .select({ msgType: checkResults.msgType, n: count() })
+    .from(checkResults)
+    .where(and(eq(checkResults.batchId, b.id), isNotNull(checkResults.msgType)))
+    .groupBy(checkResults.msgType);
+  const byType: Record<string, number> = {};
+  for (const r of rows) byType[String(r.msgType)] = r.n;
+  const r = rateOf(b);
+  return {
+    batchId: b.id,
+    completeNum: r.completeNum,
+    failNum: r.failNum,
+    successNum: r.successNum,
+    totalNum: r.totalNum,
+    byType,
+  };
+});
+
+const stop = serve(checkStopCall, async ({ body, session, tx, req, deps, afterCommit }) => {
+  const b = await requireBatch(tx, session, body.batchId);
+  if (b.state !== 'running') throw new AppError(CODE.CONFLICT, CHECK_MSG.notRunning);
+  const [after] = await tx
+    .update(checkBatches)
+    .set({ state: 'stopped', finishedAt: new Date() })
+    .where(and(eq(checkBatches.id, b.id), eq(checkBatches.state, 'running')))
+    .returning();
+  // Enterprises not started yet are not checked; those in flight finish and are counted.
+  await tx
+    .update(jobs)
+    .set({ state: 'done', result: { stopped: true }, finishedAt: new Date() })
+    .where(and(eq(jobs.queue, CHECK_QUEUE), like(jobs.key, `${b.id}:%`), eq(jobs.state, 'queued')));
+  await audit(tx, req, { agencyId: b.agencyId, userId: session.userId }, 'declare.check.stop', String(b.id), {
+    completeNum: b.successNum + b.failNum,
+    totalNum: b.totalNum,
+  });
+  const out = after ?? b;
+  afterCommit(() => publishRate(deps, out));
+  return rateOf(out);
+});
+
+const lastInfo = serve(lastCheckInfoCall, async ({ session, tx }) => {
+  const [r] = await tx
+    .select(summaryColumns)
+    .from(checkBatches)
+    .innerJoin(users, eq(users.id, checkBatches.userId))
+    .where(and(eq(checkBatches.agencyId, agencyOf(session)), eq(checkBatches.userId, session.userId)))
+    .orderBy(desc(checkBatches.id))
+    .limit(1);
+  return r ? toSummary(r) : null;
+});
+
+const summaryList = serve(checkListCall, async ({ body, session, tx }) => {
+  const where = and(batchVisible(session), body.ssq ? eq(checkBatches.ssq, body.ssq) : undefined);
+  const [total] = await tx.select({ n: count() }).from(checkBatches).where(where);
+  const rows = await tx
+    .select(summaryColumns)
+    .from(checkBatches)
+    .innerJoin(users, eq(users.id, checkBatches.userId))
+    .where(where)
+    .orderBy(desc(checkBatches.id))
+    .limit(body.pageSize)
+    .offset((body.pageNum - 1) * body.pageSize);
+  return { list: rows.map(toSummary), total: total?.n ?? 0 };
+});
+
+async function listResults(
+  tx: Tx,
+  session: SessionCtx,
+  body: { batchId: number; pageNum: number; pageSize: number; keyword: string; msg_type?: number },
+  failedOnly: boolean,
+) {
+  const b = await requireBatch(tx, session, body.batchId);
+  const term = body.keyword ? likeTerm(body.keyword) : null;
+  const where = and(
+    eq(checkResults.batchId, b.id),
+    failedOnly ? ne(checkResults.msgType, 1) : undefined,
+    !failedOnly && body.msg_type !== undefined ? eq(checkResults.msgType, body.msg_type) : undefined,
+    term ? or(ilike(checkResults.qymc, term), ilike(checkResults.qysh, term)) : undefined,
+  );
+  const [total] = await tx.select({ n: count() }).from(checkResults).where(where);
+  const rows = await tx
+    .select()
+    .from(checkResults)
+    .where(where)
+    // Finished ones first (newest on top), then those still waiting.
+    .orderBy(sql`${checkResults.msgType} is null`, desc(checkResults.updatedAt), asc(checkResults.id))
+    .limit(body.pageSize)
+    .offset((body.pageNum - 1) * body.pageSize);
+  return { list: rows.map((r) => toCheckLog(r, b.ssq)), total: total?.n ?? 0 };
+}
+
+const results = serve(checkResultListCall, ({ body, session, tx }) => listResults(tx, session, body, false));
+const failed = serve(failCheckListCall, ({ body, session, tx }) => listResults(tx, session, body, true));
+
+const qyshCount = serve(checkQyshCountCall, async ({ session, tx }) => {
+  const [r] = await tx
+    .select({
+      totalNum: count(),
+      qyshNum: sql<number>`count(*) filter (where ${enterprises.qysh} <> '')`.mapWith(Number),
+    })
+    .from(enterprises)
+    .where(and(enterprisesInScope(session), eq(enterprises.serviceStatus, '1')));
+  const totalNum = r?.totalNum ?? 0;
+  const qyshNum = r?.qyshNum ?? 0;
+  return { totalNum, qyshNum, noQyshNum: totalNum - qyshNum };
+});
+
+/** The calls of the declare module; 7c's tax-data calls join this list. */
+export const declareCalls: Served[] = [start, rate, counts, stop, lastInfo, summaryList, results, failed, qyshCount];
+
+export const declareModule: ServerModule = {
+  name: 'declare',
+  calls: [...declareCalls, ...taxDataCalls],
+  jobs: [checkJob],
+};

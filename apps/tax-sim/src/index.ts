@@ -1,0 +1,9 @@
+export type { FaultKind, FaultSpec, Faults, Times } from './faults.js';
+export { type SmsRecord, startTaxSim, type TaxSim, type TaxSimOptions } from './server.js';
+export {
+  SCENARIO_TAXPAYERS,
+  SCENARIOS,
+  type Scenario,
+  SIM_ETAX_PASSWORD,
+  SIM_PERSONAL_PASSWORD,
+} from './taxpayers.js';

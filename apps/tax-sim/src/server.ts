@@ -1,0 +1,456 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFaults, type Faults, parseFaultSpec } from './faults.js';
+import { hallPage, trustedLoginPage } from './pages.js';
+import {
+  arrears,
+  type Behaviour,
+  creditScores,
+  defaultFlavour,
+  isScenario,
+  makeTaxpayer,
+  payments,
+  registrations,
+  responsiblePersons,
+  returns,
+  SCENARIO_TAXPAYERS,
+  SCENARIOS,
+  type Scenario,
+  SIM_ETAX_PASSWORD,
+  SIM_PERSONAL_PASSWORD,
+  socialInsurance,
+  type Taxpayer,
+  today,
+  todos,
+} from './taxpayers.js';
+
+export interface TaxSimOptions {
+  /** Default 127.0.0.1: the simulator serves the loopback only unless told otherwise. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Delay added to every bureau call (the benchmark runs at 200 ms). */
+  latencyMs?: number;
+  /** How long a bureau session lasts; default 30 minutes. */
+  sessionTtlMs?: number;
+  /** How long an SMS login code is valid; default 5 minutes. */
+  smsTtlMs?: number;
+}
+
+export interface SmsRecord {
+  qysh: string;
+  phone: string;
+  code: string;
+  expiresAt: number;
+}
+
+export interface TaxSim {
+  url: string;
+  faults: Faults;
+  /** Gives a tax number a scenario (and optionally its name), as POST /admin/taxpayers does. */
+  setScenario(qysh: string, scenario: Scenario, qymc?: string): void;
+  /** The newest login code sent for a tax number (GET /admin/sms). */
+  lastSms(qysh: string): SmsRecord | null;
+  /** Ends the bureau sessions of one taxpayer, or all (POST /admin/sessions/expire). */
+  expireSessions(qysh?: string): number;
+  close(): Promise<void>;
+}
+
+/** The bureau's top-level codes and texts (docs/tax-bureau-protocol.md). */
+const OK = '10000';
+const SESSION_EXPIRED = '10010';
+const BUSY_TEXT = '对不起，当前使用该功能的人数过多，请稍后再试[E20001]';
+const TOO_FREQUENT_TEXT = '访问频繁，请稍后再试';
+
+interface Session {
+  qysh: string;
+  kind: 'etax' | 'gs';
+  expiresAt: number;
+}
+interface SmsTicket {
+  qysh: string;
+  loginType: '0' | '1';
+  sent: SmsRecord | null;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Starts the simulated e-tax bureau. */
+export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
+  const latencyMs = opts.latencyMs ?? 0;
+  const sessionTtlMs = opts.sessionTtlMs ?? 30 * 60_000;
+  const smsTtlMs = opts.smsTtlMs ?? 5 * 60_000;
+  const faults = createFaults();
+  const behaviours = new Map<string, Behaviour>(SCENARIO_TAXPAYERS.map((s) => [s.qysh, SCENARIOS[s.scenario]]));
+  const names = new Map<string, string>();
+  const sessions = new Map<string, Session>();
+  const tickets = new Map<string, SmsTicket>();
+  const smsByQysh = new Map<string, SmsRecord>();
+  const hanging = new Set<ServerResponse>();
+
+  const taxpayer = (qysh: string): Taxpayer => {
+    const behaviour = behaviours.get(qysh) ?? { ...SCENARIOS.clean, flavour: defaultFlavour(qysh) };
+    return makeTaxpayer(qysh, behaviour, names.get(qysh));
+  };
+  const token = () => randomBytes(24).toString('base64url');
+  const newSession = (qysh: string, kind: Session['kind']) => {
+    const t = token();
+    sessions.set(t, { qysh, kind, expiresAt: Date.now() + sessionTtlMs });
+    return t;
+  };
+  const masked = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
+  const reply = (data: unknown, msg = '成功') => ({ code: OK, msg, data });
+  const paged = <T>(list: T[], body: Record<string, unknown>) => {
+    const size = Math.min(Math.max(Number(body.pageSize) || 100, 1), 1000);
+    const num = Math.max(Number(body.pageNum) || 1, 1);
+    return reply({ total: list.length, pageNum: num, pageSize: size, list: list.slice((num - 1) * size, num * size) });
+  };
+
+  // --- login ------------------------------------------------------------------------------------
+
+  function etaxLogin(b: Record<string, unknown>) {
+    const qysh = str(b.qysh);
+    const loginType = b.loginType === '1' ? '1' : '0';
+    if (!qysh || !str(b.account)) return reply({ code: '2', msg: '用户名与密码不匹配[E1002]' });
+    if (str(b.qymc) && !names.has(qysh)) names.set(qysh, str(b.qymc));
+    const t = taxpayer(qysh);
+    const password = str(b.password);
+    const wrong = password === '' || (t.behaviour.login === 'mismatch' && password !== SIM_ETAX_PASSWORD);
+    if (wrong) return reply({ code: '2', msg: '用户名与密码不匹配[E1002]' });
+    if (b.sfbm === '97' && !str(b.agentQysh)) return reply({ code: '3', msg: '未查询到关联关系[E3001]' });
+    const trusted: Partial<Record<Behaviour['login'], string>> = {
+      noAssociation: '未查询到关联关系[E3001]',
+      unconfirmed: '关联关系未确认[E3002]',
+      codeMismatch: '统一社会信用代码或纳税人识别号不匹配[E3003]',
+      notRegistered: '用户未注册[E3004]',
+      accountError: '账号状态异常[E3099]',
+    };
+    // Trusted-login association failures belong to the national login (type '0') only.
+    const failure = loginType === '0' ? trusted[t.behaviour.login] : undefined;
+    if (failure) return reply({ code: '3', msg: failure });
+    if (t.behaviour.login === 'sms') {
+      const smsTicket = token();
+      tickets.set(smsTicket, { qysh, loginType, sent: null });
+      return { code: '30001', msg: '需要进行短信验证', data: { smsTicket, phone: masked(t.phone) } };
+    }
+    const session = newSession(qysh, 'etax');
+    return reply({
+      code: loginType === '1' ? '1' : '0',
+      msg: '登录成功',
+      session,
+      expiresAt: Date.now() + sessionTtlMs,
+    });
+  }
+
+  function sendSms(b: Record<string, unknown>) {
+    const ticket = tickets.get(str(b.smsTicket));
+    if (!ticket) return reply({ code: '6', msg: '验证码已失效，请重新获取验证码' });
+    const t = taxpayer(ticket.qysh);
+    ticket.sent = {
+      qysh: ticket.qysh,
+      phone: t.phone,
+      code: String(randomInt(0, 1_000_000)).padStart(6, '0'),
+      expiresAt: Date.now() + smsTtlMs,
+    };
+    smsByQysh.set(ticket.qysh, ticket.sent);
+    return reply({ code: '0', msg: '验证码已发送', phone: masked(t.phone) });
+  }
+
+  function smsLogin(b: Record<string, unknown>) {
+    const ticket = tickets.get(str(b.smsTicket));
+    if (!ticket?.sent || ticket.sent.expiresAt < Date.now()) {
+      return reply({ code: '6', msg: '验证码已失效，请重新获取验证码[E3006]' });
+    }
+    if (str(b.code) !== ticket.sent.code) return reply({ code: '7', msg: '验证码错误[E3007]' });
+    tickets.delete(str(b.smsTicket));
+    const session = newSession(ticket.qysh, 'etax');
+    return reply({ code: '0', msg: '登录成功', session, expiresAt: Date.now() + sessionTtlMs });
+  }
+
+  function personalLogin(b: Record<string, unknown>) {
+    const qysh = str(b.qysh);
+    const t = taxpayer(qysh);
+    const password = str(b.password);
+    switch (t.behaviour.personal) {
+      case 'deregistered':
+        return reply({ code: '9', msg: '企业已注销' });
+      case 'notSet':
+        return reply({ code: '2', msg: '未设置个税密码' });
+      case 'locked':
+        return reply({ code: '3', msg: '密码已锁定' });
+      default:
+    }
+    if (!str(b.dlId) || password === '') return reply({ code: '1', msg: '密码错误' });
+    if (t.behaviour.personal === 'wrong' && password !== SIM_PERSONAL_PASSWORD)
+      return reply({ code: '1', msg: '密码错误' });
+    const sflsmm = t.behaviour.personal === 'temporary' ? '1' : '0';
+    return reply({ code: '0', msg: '登录成功', sflsmm, session: sflsmm === '0' ? newSession(qysh, 'gs') : '' });
+  }
+
+  // --- queries -------------------------------------------------------------------------------------
+
+  function query(func: string, b: Record<string, unknown>, t: Taxpayer) {
+    const now = today();
+    const from = (k: string, fallback: string) => (isDate(b[k]) ? (b[k] as string) : fallback);
+    switch (func) {
+      case 'nsrjcxx':
+        return reply(t.info);
+      case 'sfxx':
+        return paged(responsiblePersons(t), b);
+      case 'sfzhd':
+        return paged(registrations(t), b);
+      case 'cxsysb': {
+        const lo = from('sbrqq', `${now.slice(0, 4)}-01-01`);
+        const hi = from('sbrqz', now);
+        const list = returns(t, now).filed.filter((r) => (r.sbrq ?? '') >= lo && (r.sbrq ?? '') <= hi);
+        return paged(
+          list.sort((x, y) => (y.sbrq ?? '').localeCompare(x.sbrq ?? '')),
+          b,
+        );
+      }
+      case 'wsb':
+        return paged(returns(t, now).unfiled, b);
+      case 'jkxx': {
+        const lo = from('jkrqq', `${now.slice(0, 4)}-01-01`);
+        const hi = from('jkrqz', now);
+        const list = payments(t, now).filter((p) => p.jkrq >= lo && p.jkrq <= hi);
+        return paged(
+          list.sort((x, y) => y.jkrq.localeCompare(x.jkrq)),
+          b,
+        );
+      }
+      case 'qsxx':
+        return paged(arrears(t, now), b);
+      case 'qsmx': {
+        // Arrears detail: the tax, the late fee, and what was paid so far, per arrear.
+        const list = arrears(t, now)
+          .filter((a) => !b.id || a.id === b.id)
+          .flatMap((a) => [
+            { id: a.id, xm: '税款', zsxmMc: a.zsxmMc, skssqq: a.skssqq, skssqz: a.skssqz, je: a.qsje },
+            { id: a.id, xm: '滞纳金', zsxmMc: a.zsxmMc, skssqq: a.skssqq, skssqz: a.skssqz, je: a.znj },
+          ]);
+        return paged(list, b);
+      }
+      case 'dwsbf': {
+        const lo = from('ssqq', `${now.slice(0, 4)}-01-01`);
+        const hi = from('ssqz', now);
+        const list = socialInsurance(t, lo, hi, now);
+        if (!list) return { code: '20010', msg: '单位社保登录失败[E4001]', data: null };
+        return paged(list, b);
+      }
+      case 'nsxypj': {
+        const years = Array.isArray(b.PjndList) ? b.PjndList.map(String) : [String(Number(now.slice(0, 4)) - 1)];
+        return paged(creditScores(t, years), b);
+      }
+      case 'wddb':
+        return paged(todos(t, now), b);
+      default:
+        throw new HttpError(404, `unknown query ${func}`);
+    }
+  }
+
+  function sessionOf(b: Record<string, unknown>): Session | null {
+    const s = sessions.get(str(b.session));
+    if (!s) return null;
+    if (s.expiresAt < Date.now()) {
+      sessions.delete(str(b.session));
+      return null;
+    }
+    return s;
+  }
+
+  // --- admin ----------------------------------------------------------------------------------------
+
+  function setScenario(qysh: string, scenario: Scenario, qymc?: string) {
+    behaviours.set(qysh, SCENARIOS[scenario]);
+    if (qymc) names.set(qysh, qymc);
+  }
+
+  function expireSessions(qysh?: string) {
+    let n = 0;
+    for (const [k, s] of sessions) {
+      if (!qysh || s.qysh === qysh) {
+        sessions.delete(k);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  function admin(method: string, path: string, url: URL, b: Record<string, unknown>) {
+    const qysh = str(b.qysh) || url.searchParams.get('qysh') || '';
+    if (path === '/admin/sms' && method === 'GET') {
+      const sms = smsByQysh.get(qysh);
+      return sms ? reply(sms) : { code: '40400', msg: '没有发给该纳税人的验证码', data: null };
+    }
+    if (path === '/admin/faults' && method === 'GET') return reply(faults.list());
+    if (path === '/admin/faults' && method === 'POST') {
+      const spec = parseFaultSpec(b);
+      if (!spec) throw new HttpError(400, 'bad fault spec');
+      faults.set(spec, qysh || undefined);
+      return reply(faults.list());
+    }
+    if (path === '/admin/faults' && method === 'DELETE') {
+      faults.clear(qysh || undefined);
+      return reply(faults.list());
+    }
+    if (path === '/admin/sessions/expire' && method === 'POST')
+      return reply({ expired: expireSessions(qysh || undefined) });
+    if (path === '/admin/scenarios' && method === 'GET') {
+      return reply({
+        scenarios: SCENARIOS,
+        taxpayers: SCENARIO_TAXPAYERS,
+        etaxPassword: SIM_ETAX_PASSWORD,
+        personalPassword: SIM_PERSONAL_PASSWORD,
+      });
+    }
+    if (path === '/admin/taxpayers' && method === 'POST') {
+      if (!qysh || !isScenario(b.scenario)) throw new HttpError(400, 'qysh and a known scenario are required');
+      setScenario(qysh, b.scenario, str(b.qymc) || undefined);
+      return reply({ qysh, scenario: b.scenario });
+    }
+    if (path === '/admin/taxpayers' && method === 'GET') {
+      if (!qysh) throw new HttpError(400, 'qysh is required');
+      const t = taxpayer(qysh);
+      return reply({ ...t, personalPassword: undefined });
+    }
+    throw new HttpError(404, 'not found');
+  }
+
+  // --- HTTP -----------------------------------------------------------------------------------------
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://sim');
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (method === 'OPTIONS') return send(res, 204, '');
+    const b = method === 'POST' || method === 'DELETE' ? await readJson(req) : {};
+
+    if (path.startsWith('/admin/')) return sendJson(res, admin(method, path, url, b));
+    if (method === 'GET' && path === '/hall') {
+      const s = sessionOf({ session: url.searchParams.get('session') ?? '' });
+      const t = s ? taxpayer(s.qysh) : null;
+      return send(
+        res,
+        s ? 200 : 401,
+        hallPage(t ? { info: t.info, todos: todos(t, today()) } : null),
+        'text/html; charset=utf-8',
+      );
+    }
+    if (method === 'GET' && path === '/trusted-login') {
+      return send(res, 200, trustedLoginPage(url.searchParams), 'text/html; charset=utf-8');
+    }
+    if (method === 'GET' && (path === '/' || path === '/health'))
+      return sendJson(res, reply({ name: '模拟电子税务局' }));
+    if (method !== 'POST') throw new HttpError(404, 'not found');
+
+    // A bureau call: find whose it is (for the per-taxpayer faults), then play the faults.
+    const session = path.startsWith('/ShenBaoQG/') ? sessionOf(b) : null;
+    const ticket = tickets.get(str(b.smsTicket));
+    const qysh = session?.qysh ?? ticket?.qysh ?? (str(b.qysh) || null);
+    const { fault, slowMs } = faults.take(qysh);
+    if (latencyMs + slowMs > 0) await sleep(latencyMs + slowMs);
+    if (fault === 'hang') {
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return;
+    }
+    if (fault === 'error5xx') return send(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
+    if (fault === 'busy') return sendJson(res, { code: '20001', msg: BUSY_TEXT, data: null });
+    if (fault === 'tooFrequent') return sendJson(res, { code: '20002', msg: TOO_FREQUENT_TEXT, data: null });
+    if (qysh && taxpayer(qysh).behaviour.login === 'busy')
+      return sendJson(res, { code: '20001', msg: BUSY_TEXT, data: null });
+
+    switch (path) {
+      case '/etax/login':
+        return sendJson(res, etaxLogin(b));
+      case '/etax/sms/send':
+        return sendJson(res, sendSms(b));
+      case '/etax/sms/login':
+        return sendJson(res, smsLogin(b));
+      case '/gs/login':
+        return sendJson(res, personalLogin(b));
+      default:
+    }
+    if (path.startsWith('/ShenBaoQG/')) {
+      if (!session) return sendJson(res, { code: SESSION_EXPIRED, msg: '会话已失效，请重新登录', data: null });
+      return sendJson(res, query(path.slice('/ShenBaoQG/'.length), b, taxpayer(session.qysh)));
+    }
+    throw new HttpError(404, 'not found');
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      const status = err instanceof HttpError ? err.status : 500;
+      if (status === 500) console.error('tax-sim:', err);
+      if (!res.headersSent)
+        sendJson(res, { code: String(status), msg: err instanceof Error ? err.message : 'error', data: null }, status);
+    });
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => ok());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+
+  return {
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}`,
+    faults,
+    setScenario,
+    lastSms: (qysh) => smsByQysh.get(qysh) ?? null,
+    expireSessions,
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const res of hanging) res.destroy();
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+const isDate = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 1_000_000) throw new HttpError(413, 'body too large');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    throw new HttpError(400, 'body is not JSON');
+  }
+}
+
+/** Every answer allows the product (another origin) to call and to frame the simulator's pages. */
+function send(res: ServerResponse, status: number, body: string, type = 'application/json; charset=utf-8') {
+  res.writeHead(status, {
+    'content-type': type,
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': 'content-type',
+    'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, body: unknown, status = 200) {
+  send(res, status, JSON.stringify(body));
+}

@@ -1,0 +1,2 @@
+/** 税务数据 /declare/sjcx. */
+export { TaxDataPage } from './pages/tax-data-page';

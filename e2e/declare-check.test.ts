@@ -1,0 +1,240 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { BUREAU_MSG, defaultSsq, MSG_TYPE_NAMES } from '@dzy/shared';
+import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../apps/server/test/fresh-database.js';
+import { DEMO_ADMIN, DEMO_PASSWORD, snoozeMissingTaxDialog } from './harness';
+
+/**
+ * 报税检查 in Chromium against the real server process, whose bureau is a simulator this test runs (so
+ * it outlives the server): the demo agency's clients show every msg_type; the server is killed with
+ * SIGKILL mid-batch and started again on the same database, and the page sees the batch finish with
+ * every enterprise counted once.
+ */
+const ROOT = resolve(import.meta.dirname, '..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+/** One process (not the tsx wrapper and its child), so SIGKILL really ends the server. */
+const NODE_TSX = ['--import', 'tsx'];
+
+const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? ok(addr.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+async function waitFor(url: string, ms: number) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not answer ${url} within ${ms} ms`);
+}
+
+let sim: TaxSim;
+let dataDir: string;
+let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
+let env: NodeJS.ProcessEnv;
+let server: ChildProcess | null = null;
+let browser: Browser;
+let baseUrl: string;
+
+async function startServer() {
+  server = spawn(process.execPath, [...NODE_TSX, 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
+  await waitFor(`${baseUrl}/api/health`, 180_000);
+}
+
+async function snap(page: Page, name: string) {
+  const shots = process.env.E2E_SHOTS_DIR;
+  if (shots) await page.screenshot({ path: join(shots, `declare-check-${name}.png`) });
+}
+
+beforeAll(async () => {
+  // 100 ms per bureau call and a cap of 3: the batch lasts long enough to be killed in the middle.
+  sim = await startTaxSim({ latencyMs: 100 });
+  dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-check-'));
+  db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: db?.url ?? '',
+    TAX_BUREAU_URL: sim.url,
+    CHECK_CONCURRENCY: '3',
+    CHECK_LEASE_SECONDS: '3',
+  };
+  if (db) execFileSync(TSX, ['apps/server/src/db/seed/cli.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+  await startServer();
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((ok) => server?.once('exit', ok));
+  }
+  await db?.drop();
+  await sim?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function signedInPage(): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  await ctx.addInitScript(snoozeMissingTaxDialog);
+  const page = await ctx.newPage();
+  await page.goto(`${baseUrl}/#/login`);
+  await page.getByPlaceholder('手机号 / 账号').fill(DEMO_ADMIN);
+  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await page.waitForURL(/#\/dashboard/);
+  return page;
+}
+
+/** A call from inside the page (its session cookie). */
+async function api<T>(page: Page, path: string, body: unknown): Promise<T> {
+  return page.evaluate(
+    async ([p, b]) => {
+      const res = await fetch(`/api/${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(b),
+      });
+      return ((await res.json()) as { data: unknown }).data;
+    },
+    [path, body] as const,
+  ) as Promise<T>;
+}
+
+const completeNum = async (page: Page) => Number(await page.getByTestId('complete-num').textContent());
+
+describe('报税检查 /declare/bssz', () => {
+  it('checks the demo book, survives kill -9 of the server, and shows every msg_type', async () => {
+    const page = await signedInPage();
+    await page.goto(`${baseUrl}/#/declare/bssz`);
+    await visible(page.getByRole('button', { name: '开始检查' }));
+    // The period defaults to the previous month; nothing checked yet.
+    expect(await page.locator('.dzy-check-form input').first().inputValue()).toBe(defaultSsq());
+    await visible(page.getByText('暂无检查记录'));
+    await snap(page, 'idle');
+
+    // Choosing by hand with nobody chosen asks for a choice.
+    await page.getByText('选择企业', { exact: true }).first().click();
+    await page.getByRole('button', { name: '开始检查' }).click();
+    const picker = page.getByRole('dialog', { name: '选择企业' });
+    await visible(picker);
+    await picker.getByRole('button', { name: /确\s*定/ }).click();
+    await visible(page.getByText('请选择企业'));
+    await picker.getByRole('button', { name: /取\s*消/ }).click();
+    await page.getByText(/^全部企业/).click();
+
+    await page.getByRole('button', { name: '开始检查' }).click();
+    await visible(page.getByTestId('check-progress'));
+    await visible(page.getByRole('button', { name: '停止检查' }));
+    const total = Number((await page.getByTestId('check-progress').textContent())?.match(/\/\s*(\d+)/)?.[1]);
+    expect(total).toBeGreaterThan(40);
+
+    // Mid-batch: some enterprises done, most not; then the server is killed outright.
+    const until = Date.now() + 60_000;
+    while ((await completeNum(page)) < 6 && Date.now() < until) await page.waitForTimeout(200);
+    await snap(page, 'running');
+    const doneBeforeKill = await completeNum(page);
+    expect(doneBeforeKill).toBeLessThan(total);
+    const killed = server;
+    killed?.kill('SIGKILL');
+    await new Promise((ok) => killed?.once('exit', ok));
+    expect(killed?.signalCode).toBe('SIGKILL');
+    // Nothing answers any more: the batch is not finishing behind our back.
+    await expect(fetch(`${baseUrl}/api/health`)).rejects.toThrow();
+    await page.waitForTimeout(1500);
+    await startServer();
+
+    // The page keeps polling, the new server's runner resumes the batch, and it finishes.
+    await visible(page.getByText('检查完成'), 120_000);
+    const stats = await api<{ completeNum: number; totalNum: number; byType: Record<string, number> }>(
+      page,
+      'user/lbs/getCheckCount',
+      {},
+    );
+    expect(stats.completeNum).toBe(total);
+    expect(stats.totalNum).toBe(total);
+    expect(Object.values(stats.byType).reduce((a, b) => a + b, 0)).toBe(total);
+    await snap(page, 'finished');
+
+    // Every msg_type 1-8 shows among the results (the chips carry the counts).
+    for (const t of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const chip = page.getByTestId(`chip-${t}`);
+      await visible(chip);
+      expect(await chip.textContent()).toContain(MSG_TYPE_NAMES[t as 1]);
+    }
+    // The UI resets to idle 3 s after completion and shows the last check.
+    await visible(page.getByTestId('last-check'), 10_000);
+    expect(await page.getByTestId('last-check').textContent()).toContain(`共 ${total} 家`);
+
+    // Filter by msg_type: the mismatch shows its spec message.
+    await page.getByTestId('chip-4').click();
+    await visible(page.locator('tr.ant-table-row').getByText(BUREAU_MSG.mismatch));
+    expect(await page.locator('tr.ant-table-row').count()).toBe(stats.byType['4']);
+    await page.getByTestId('chip-6').click();
+    await visible(page.locator('tr.ant-table-row').getByText(BUREAU_MSG.busy));
+    await page.getByTestId('chip-8').click();
+    await visible(page.locator('tr.ant-table-row').getByText(BUREAU_MSG.serviceExpired));
+    await snap(page, 'filtered');
+
+    // 失败列表: 重新检查 needs a choice, then checks the chosen ones in a new run.
+    await page.getByRole('tab', { name: /失败列表/ }).click();
+    const failedTab = page.getByRole('tabpanel', { name: /失败列表/ });
+    await visible(failedTab.locator('tr.ant-table-row'));
+    await failedTab.getByRole('button', { name: /重新检查/ }).click();
+    await visible(page.getByText('请选择企业'));
+    await snap(page, 'failed');
+    await failedTab.locator('tr.ant-table-row').first().locator('input[type=checkbox]').check();
+    await failedTab.getByRole('button', { name: /重新检查（1）/ }).click();
+    await visible(page.getByText('已开始检查'));
+    await visible(page.getByText('检查完成'), 60_000);
+
+    // 检查记录: both runs, and a run's detail.
+    await page.getByRole('tab', { name: '检查记录' }).click();
+    const logs = page.getByRole('tabpanel', { name: '检查记录' });
+    await visible(logs.locator('tr.ant-table-row'));
+    expect(await logs.locator('tr.ant-table-row').count()).toBe(2);
+    await logs.locator('tr.ant-table-row').last().getByRole('button', { name: '查看详情' }).click();
+    const drawer = page.locator('.ant-drawer');
+    await visible(drawer.getByText(/检查详情：所属期/));
+    await visible(drawer.locator('tr.ant-table-row'));
+    await snap(page, 'history-detail');
+  }, 300_000);
+});
