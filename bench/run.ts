@@ -216,7 +216,10 @@ try {
   progress(
     `seeding ${process.env.DATABASE_URL ? 'a new PostgreSQL database' : 'PGlite in a temporary folder'} and starting the server`,
   );
-  bench = await startBench();
+  bench = await startBench(
+    process.env,
+    scenarios.flatMap((s) => (s.seed ? [s.seed] : [])),
+  );
   console.log(`engine    ${bench.kind}: ${bench.engine} (${bench.location})`);
   console.log(
     `data      bench agency ${num(BENCH_ENTERPRISES, 0)} enterprises, ${BENCH_STAFF} staff; ` +

@@ -1,5 +1,6 @@
+import type { Db } from '../apps/server/src/db/client.js';
 import type { HttpSpec } from './load.js';
-import type { BenchEnv } from './setup.js';
+import type { BenchData, BenchEnv } from './setup.js';
 
 export type { HttpSpec } from './load.js';
 export type { BenchEnv } from './setup.js';
@@ -28,6 +29,11 @@ export interface Scenario {
   name: string;
   /** What is measured, one line. */
   title: string;
+  /**
+   * Optional data of the scenario's own, seeded as the owner with the data set (only when the scenario is
+   * selected), so that the set-up's VACUUM ANALYZE covers it as autovacuum would on a live server.
+   */
+  seed?: (owner: Db, data: BenchData) => Promise<void>;
   /** Runs once before measuring: sign in, look things up, check the API and SQL agree. */
   prepare(env: BenchEnv): Promise<Runs>;
 }

@@ -1,11 +1,13 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CODE, usccCheckChar } from '@dzy/shared';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { type Config, loadConfig } from '../apps/server/src/config.js';
 import { type Database, type Db, openDatabase } from '../apps/server/src/db/client.js';
 import { organisations, users } from '../apps/server/src/db/schema/index.js';
 import { addEnterprises, seedDemo } from '../apps/server/src/db/seed/demo.js';
@@ -50,6 +52,10 @@ export interface BenchEnv {
   baseUrl: string;
   /** The server's own database handle: `db.app` is the app role, row-level security applies. */
   db: Database;
+  /** The server's settings (its secret key encrypts stored credentials). */
+  config: Config;
+  /** The simulated e-tax bureau the server uses, at BENCH_TAX_LATENCY_MS (default 200) per call. */
+  bureauUrl: string;
   data: BenchData;
   seedMs: number;
   /** One API call over loopback (for preparing and checking, not measuring). */
@@ -76,7 +82,10 @@ export async function closeAllBenches() {
  * A fresh database (PGlite in a temporary folder, or a new database on the PostgreSQL server at
  * DATABASE_URL), seeded as the owner, and the real server listening on 127.0.0.1 on a free port.
  */
-export async function startBench(env: NodeJS.ProcessEnv = process.env): Promise<RunningBench> {
+export async function startBench(
+  env: NodeJS.ProcessEnv = process.env,
+  seeds: ((owner: Db, data: BenchData) => Promise<void>)[] = [],
+): Promise<RunningBench> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dzy-bench-'));
   const cleanups: (() => Promise<void>)[] = [async () => rmSync(dataDir, { recursive: true, force: true })];
   const close = async () => {
@@ -93,7 +102,10 @@ export async function startBench(env: NodeJS.ProcessEnv = process.env): Promise<
   try {
     const server = env.DATABASE_URL ? await createDatabase(env.DATABASE_URL) : null;
     if (server) cleanups.push(server.drop);
-    const config = {
+    // The bureau is another machine in real life: the simulator runs in its own process, not on the server's thread.
+    const taxSim = await startSimProcess(Number(env.BENCH_TAX_LATENCY_MS ?? 200));
+    cleanups.push(() => taxSim.close());
+    const config: Config = {
       ...loadConfig({
         ...env,
         NODE_ENV: 'development',
@@ -104,13 +116,17 @@ export async function startBench(env: NodeJS.ProcessEnv = process.env): Promise<
         LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'silent',
       }),
       webDist: join(dataDir, 'no-web'),
+      taxBureauUrl: taxSim.url,
     };
 
     let data: BenchData | null = null;
     const t0 = performance.now();
     const db = await openDatabase(config, async (owner) => {
       await seedDemo(owner);
-      data = await seedBench(owner);
+      const seeded = await seedBench(owner);
+      data = seeded;
+      // The selected scenarios' own data (bench/scenarios/*.ts `seed`), before the statistics are gathered.
+      for (const seed of seeds) await seed(owner, seeded);
       // A live server's autovacuum would have done this; without it the planner guesses on fresh tables.
       await owner.execute(sql`vacuum analyze`);
     });
@@ -152,6 +168,8 @@ export async function startBench(env: NodeJS.ProcessEnv = process.env): Promise<
       location: server ? `database ${server.name}, dropped at the end` : `${dataDir}, removed at the end`,
       baseUrl,
       db,
+      config,
+      bureauUrl: taxSim.url,
       data,
       seedMs,
       call,
@@ -271,4 +289,40 @@ async function seedBench(owner: Db): Promise<BenchData> {
 
     return { agencyId: agency.id, adminId, adminPhone: phone('155', 0), staffIds, otherAgencyIds, passwordHash };
   });
+}
+
+/** The simulated e-tax bureau (apps/tax-sim) as a child process on a free port, at `latencyMs` per call. */
+async function startSimProcess(latencyMs: number) {
+  const port = await new Promise<number>((ok, fail) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? ok(addr.port) : fail(new Error('no port'))));
+    });
+  });
+  const root = resolve(import.meta.dirname, '..');
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['apps/tax-sim/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, TAX_SIM_PORT: String(port), TAX_SIM_LATENCY_MS: String(latencyMs) },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const close = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((ok) => child.once('exit', ok));
+  };
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return { url, close };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until || child.exitCode !== null) {
+      await close();
+      throw new Error('the simulated bureau did not start');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

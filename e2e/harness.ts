@@ -29,6 +29,8 @@ async function freePort(): Promise<number> {
 export async function startProduct() {
   const dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-'));
   const port = await freePort();
+  // The server starts the simulated e-tax bureau in-process on this port (docs/tax-bureau-protocol.md).
+  const taxSimPort = await freePort();
   const db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
   const env = {
     ...process.env,
@@ -38,6 +40,8 @@ export async function startProduct() {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     DATABASE_URL: db?.url ?? '',
+    TAX_SIM_PORT: String(taxSimPort),
+    TAX_BUREAU_URL: '',
   };
   if (db) execFileSync(TSX, ['apps/server/src/db/seed/cli.ts'], { cwd: ROOT, env, stdio: 'ignore' });
   const server: ChildProcess = spawn(TSX, ['apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
@@ -60,6 +64,8 @@ export async function startProduct() {
 
   return {
     baseUrl,
+    /** The simulated e-tax bureau the server uses: its admin calls set scenarios and faults, read SMS codes. */
+    bureauUrl: `http://127.0.0.1:${taxSimPort}`,
     browser,
     /**
      * A new browser context (fresh cookies and storage) with one page, at 1440x900. The missing

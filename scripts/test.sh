@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Every test: typecheck, lint, unit and integration (PGlite, or PostgreSQL when DATABASE_URL is set),
 # then the browser tests in Chromium against the built client.
+# `--engine-only` runs just the tests that depend on the database engine (CI's second pass, on
+# PostgreSQL, after a full run on PGlite has checked and built the same tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-browser.sh
-echo "== typecheck" && npm run --silent typecheck
-echo "== lint" && npm run --silent lint
-echo "== glossary is current" && npx tsx scripts/glossary.ts --check
+if [ "${1:-}" != "--engine-only" ]; then
+  echo "== typecheck" && npm run --silent typecheck
+  echo "== lint" && npm run --silent lint
+  echo "== glossary is current" && npx tsx scripts/glossary.ts --check
+fi
 echo "== unit and integration tests" && npx vitest run --project server
-echo "== build web client" && npm run --silent build -w @dzy/web
+if [ "${1:-}" != "--engine-only" ] || [ ! -f apps/web/dist/index.html ]; then
+  echo "== build web client" && npm run --silent build -w @dzy/web
+fi
 echo "== browser tests" && npx vitest run --project e2e

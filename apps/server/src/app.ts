@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { httpBureauClient } from '@dzy/shared';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
@@ -7,9 +8,14 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { accountModule } from './modules/account/account.routes.js';
 import { authModule } from './modules/auth/auth.routes.js';
+import { contractModule } from './modules/contract/contract.routes.js';
+import { contractFeeModule } from './modules/contract-fee/contract-fee.routes.js';
+import { contractTemplateModule } from './modules/contract-template/contract-template.routes.js';
 import { customerModule } from './modules/customer/customer.routes.js';
 import { dashboardModule } from './modules/dashboard/dashboard.routes.js';
+import { declareModule } from './modules/declare/declare.routes.js';
 import { departmentModule } from './modules/department/department.routes.js';
+import { etaxModule } from './modules/etax/etax.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
 import { messageModule } from './modules/message/message.routes.js';
 import { orgModule } from './modules/org/org.routes.js';
@@ -39,6 +45,11 @@ export function serverModules(): ServerModule[] {
     staffModule,
     messageModule,
     customerModule,
+    contractTemplateModule,
+    contractModule,
+    contractFeeModule,
+    declareModule,
+    etaxModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
 }
@@ -60,6 +71,8 @@ export async function buildApp(config: Config, db: Database) {
     sms: outboxSms(app.log, config.production),
     // Several server processes share pushes through Redis when REDIS_URL is set.
     push: config.redisUrl ? await redisPushHub(config.redisUrl, app.log) : localPushHub(),
+    // main.ts starts the simulator and sets taxBureauUrl when no bureau is configured.
+    bureau: httpBureauClient({ baseUrl: config.taxBureauUrl ?? `http://127.0.0.1:${config.taxSimPort}` }),
     wakeJobs: () => runner?.wake(),
   };
 

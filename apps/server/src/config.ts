@@ -20,6 +20,10 @@ export interface Config {
   production: boolean;
   /** Where the built web client is served from. */
   webDist: string;
+  /** The e-tax bureau to use (TAX_BUREAU_URL); unset means the simulator, which main.ts starts in-process. */
+  taxBureauUrl: string | null;
+  /** Port of the in-process simulator (TAX_SIM_PORT, default 8090; a free one when it is taken). */
+  taxSimPort: number;
 }
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -42,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     production,
     webDist: resolve(env.WEB_DIST ?? resolve(REPO_ROOT, 'apps/web/dist')),
+    taxBureauUrl: env.TAX_BUREAU_URL?.replace(/\/+$/, '') || null,
+    taxSimPort: Number(env.TAX_SIM_PORT ?? 8090),
   };
 }
 

@@ -21,15 +21,23 @@ export interface Reply<T = unknown> {
  * A fresh server on a fresh database for one test file: PGlite in a temporary folder, or, when
  * DATABASE_URL is set, a new database on that PostgreSQL server, dropped again by close().
  */
-export async function startTestApp(opts: { seed?: boolean; prepare?: (owner: Db) => Promise<void> } = {}) {
+export async function startTestApp(
+  opts: {
+    seed?: boolean;
+    prepare?: (owner: Db) => Promise<void>;
+    /** The e-tax bureau for deps.bureau, e.g. a simulator the test started with startTaxSim(). */
+    taxBureauUrl?: string;
+  } = {},
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'dzy-test-'));
   const server = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_t') : null;
   const config = {
     ...loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: server?.url ?? '' }),
     webDist: join(dataDir, 'no-web'),
+    ...(opts.taxBureauUrl ? { taxBureauUrl: opts.taxBureauUrl } : {}),
   };
   const db = await openDatabase(config, async (owner) => {
-    if (opts.seed !== false) await seedDemo(owner);
+    if (opts.seed !== false) await seedDemo(owner, config.secretKey);
     await opts.prepare?.(owner);
   });
   const app = await buildApp(config, db);

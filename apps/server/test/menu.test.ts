@@ -24,6 +24,22 @@ const titles = (nodes: MenuNode[], prefix = ''): string[] =>
 
 const SETTINGS_FOR_ALL = ['设置', '设置 > 个人设置', '设置 > 修改密码'];
 const CLIENT_BOOK = ['客户', '客户 > 客户管理', '客户 > 客户管理 > 我的客户', '客户 > 客户管理 > 回收站'];
+const CONTRACTS_FEES_DECLARE = [
+  '合同',
+  '合同 > 合同管理',
+  '合同 > 合同管理 > 合同列表',
+  '合同 > 合同设置',
+  '合同 > 合同设置 > 服务项目',
+  '合同 > 合同设置 > 合同模板',
+  '合同 > 合同设置 > 合同提醒设置',
+  '合同 > 合同设置 > 特殊权限',
+  '收费',
+  '收费 > 收费管理',
+  '收费 > 收费管理 > 收费列表',
+  '申报',
+  '申报 > 报税检查',
+  '申报 > 税务数据',
+];
 const AGENCY_ADMIN_PAGES = [
   '设置 > 代理机构信息',
   '设置 > 员工管理',
@@ -55,7 +71,13 @@ describe('getRouters', () => {
 
   it("does not give an agency's administrator the platform operator's pages", async () => {
     const { menus } = await routersOf(await t.login('13800000000'));
-    expect(titles(menus)).toEqual(['门户', ...CLIENT_BOOK, ...SETTINGS_FOR_ALL, ...AGENCY_ADMIN_PAGES]);
+    expect(titles(menus)).toEqual([
+      '门户',
+      ...CLIENT_BOOK,
+      ...CONTRACTS_FEES_DECLARE,
+      ...SETTINGS_FOR_ALL,
+      ...AGENCY_ADMIN_PAGES,
+    ]);
   });
 
   it('gives an accountant the pages and buttons of their role, never the wildcard', async () => {

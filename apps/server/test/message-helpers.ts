@@ -1,3 +1,4 @@
+import { httpBureauClient } from '@dzy/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { inScope } from '../src/db/client.js';
 import { jobs, messages } from '../src/db/schema/index.js';
@@ -12,7 +13,8 @@ export const AGENCY = { demo: 1, other: 2 } as const;
 
 /** Deps for calling module functions (the scheduler, notify) from a test, beside the app's own. */
 export function testDeps(t: TestApp, push: PushHub = localPushHub()): Deps {
-  return { config: t.config, db: t.db, sms: outboxSms(t.app.log, false), push, wakeJobs: () => {} };
+  const bureau = httpBureauClient({ baseUrl: t.config.taxBureauUrl ?? `http://127.0.0.1:${t.config.taxSimPort}` });
+  return { config: t.config, db: t.db, sms: outboxSms(t.app.log, false), push, bureau, wakeJobs: () => {} };
 }
 
 /** notify() as a module calls it: in a transaction of the agency, pushes after commit. Returns who got it and the pushes. */

@@ -60,6 +60,9 @@ export async function openDatabase(
     const owner = drizzlePglite(ownerClient, { schema }) as unknown as Db;
     await migratePglite(owner as never, { migrationsFolder: MIGRATIONS });
     await prepare?.(owner, 'pglite');
+    // PGlite has no autovacuum: without fresh statistics the planner keeps plans made for empty
+    // tables (cross products on the tenant filter; see bench/README.md, fee list). Refreshed at each start.
+    await owner.execute(sql`analyze`);
   } finally {
     await ownerClient.close();
   }

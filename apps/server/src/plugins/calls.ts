@@ -1,4 +1,4 @@
-import { type CallDef, CODE, hasPerm, MENUS, MSG } from '@dzy/shared';
+import { type BureauClient, type CallDef, CODE, hasPerm, MENUS, MSG } from '@dzy/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
@@ -15,6 +15,8 @@ export interface Deps {
   db: Database;
   sms: SmsSender;
   push: PushHub;
+  /** The e-tax bureau (the simulator unless TAX_BUREAU_URL names another). */
+  bureau: BureauClient;
   /** Wakes this process's idle job workers after something was enqueued. */
   wakeJobs(): void;
 }

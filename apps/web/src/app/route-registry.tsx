@@ -21,6 +21,20 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   // 入驻审核 with 系统公告 as a second tab (app/layout/platform-page.tsx composes the two features).
   '/customer/khgl/wdkh': lazyNamed(() => import('../features/customer/pages/customer-page'), 'CustomerPage'),
   '/customer/khgl/hsz': lazyNamed(() => import('../features/customer/pages/recycle-page'), 'RecyclePage'),
+  '/contract/htsz/fwxm': lazyNamed(() => import('../features/contract-template/pages/service-page'), 'ServicePage'),
+  '/contract/htsz/htmb': lazyNamed(() => import('../features/contract-template/pages/template-page'), 'TemplatePage'),
+  '/declare/sjcx': lazyNamed(() => import('../features/declare-data/pages/tax-data-page'), 'TaxDataPage'),
+  '/declare/bssz': lazyNamed(() => import('../features/declare/pages/check-page'), 'CheckPage'),
+  '/contractFee/sfgl/sflb': lazyNamed(() => import('../features/contract-fee/pages/fee-page'), 'FeePage'),
+  '/contract/htgl/htlb': lazyNamed(() => import('../features/contract/pages/contract-page'), 'ContractPage'),
+  '/contract/htsz/txsz': lazyNamed(
+    () => import('../features/contract/pages/reminder-setting-page'),
+    'ReminderSettingPage',
+  ),
+  '/contract/htsz/tsqx': lazyNamed(
+    () => import('../features/contract/pages/special-permission-page'),
+    'SpecialPermissionPage',
+  ),
   '/platform/applications': lazyNamed(() => import('./layout/platform-page'), 'PlatformPage'),
 };
 

@@ -6,7 +6,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './demo.js';
 const config = loadConfig();
 let created = false;
 const db = await openDatabase(config, async (owner) => {
-  created = await seedDemo(owner);
+  created = await seedDemo(owner, config.secretKey);
 });
 await db.close();
 console.log(created ? '演示数据已创建。' : '演示数据已存在，未做改动。');

@@ -51,7 +51,7 @@ export async function addEnterprises(db: Db, agencyId: number, count: number, se
 }
 
 /** The demo agencies, people and clients. Runs as the owner; does nothing when the demo agency exists. */
-export async function seedDemo(db: Db): Promise<boolean> {
+export async function seedDemo(db: Db, secretKey?: Buffer): Promise<boolean> {
   const [exists] = await db.select().from(organisations).where(eq(organisations.name, DEMO_AGENCY)).limit(1);
   if (exists) return false;
   const hash = await hashPassword(DEMO_PASSWORD);
@@ -95,7 +95,13 @@ export async function seedDemo(db: Db): Promise<boolean> {
     const otherAdmin = await addUser(t, '13900000000', '陈思远', '负责人', hash);
     await provisionAgency(t, other, otherAdmin);
     await addEnterprises(t, other, 20, 20262, [otherAdmin]);
-    await (await import('../../modules/customer/customer.seed.js')).seedCustomerDemo(t, [agency, other]);
+    await (await import('../../modules/customer/customer.seed.js')).seedCustomerDemo(t, [agency, other], secretKey);
+    await (await import('../../modules/contract-template/contract-template.seed.js')).seedContractTemplateDemo(t, [
+      agency,
+      other,
+    ]);
+    await (await import('../../modules/contract/contract.seed.js')).seedContractDemo(t, [agency, other]);
+    await (await import('../../modules/contract-fee/contract-fee.seed.js')).seedFeeDemo(t, [agency, other]);
 
     const factory = await addOrg(t, {
       orgType: 'kjgc',

@@ -1,4 +1,5 @@
-import { BENEFIT_MENU } from '@dzy/shared';
+import { BENEFIT_MENU, idCardCheckChar } from '@dzy/shared';
+import { SCENARIO_TAXPAYERS, type Scenario, SIM_ETAX_PASSWORD, SIM_PERSONAL_PASSWORD } from '@dzy/tax-sim';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
@@ -11,6 +12,7 @@ import {
   organisations,
 } from '../../db/schema/index.js';
 import { generateMobile, generatePersonName, mulberry32 } from '../../db/seed/demo-data.js';
+import { encrypt } from '../../lib/crypto.js';
 
 /**
  * Which customer features are paid (business.md §6): only stopping and resuming service is, so the
@@ -44,7 +46,7 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
  * per-enterprise checks show), the second's are about to expire (the reminder with 不再提醒).
  * Runs as the owner inside the demo seed's transaction.
  */
-export async function seedCustomerDemo(db: Db, agencyIds: readonly number[]) {
+export async function seedCustomerDemo(db: Db, agencyIds: readonly number[], secretKey?: Buffer) {
   await db.insert(equityMenus).values(CUSTOMER_EQUITY_MENUS).onConflictDoNothing();
   for (const [n, agencyId] of agencyIds.entries()) {
     await db
@@ -109,10 +111,96 @@ export async function seedCustomerDemo(db: Db, agencyIds: readonly number[]) {
     }
     if (contacts.length > 0) await db.insert(enterpriseContacts).values(contacts);
     if (links.length > 0) await db.insert(enterpriseLabels).values(links);
+    // Credentials are stored encrypted, so they need the server's key (not given: none are set).
+    if (secretKey) await seedBureauCredentials(db, agencyId, list, secretKey, n === 0);
     if (n === 0) {
       // The 5th and 6th enterprises (李晓梅's and 张伟's) are missing their tax number.
       const missing = list.slice(4, 6).map((e) => e.id);
       if (missing.length > 0) await db.update(enterprises).set({ qysh: '' }).where(inArray(enterprises.id, missing));
     }
+  }
+}
+
+/**
+ * The first agency's clients against the simulated bureau (docs/tax-bureau-protocol.md): most log in
+ * cleanly; some take a fixed scenario tax number. Indices avoid the clients whose membership expired
+ * (i % 6 === 3, msg_type 8 on their own), the two without a tax number and the stopped ones.
+ */
+const DEMO_BUREAU_MIX: readonly {
+  i: number;
+  scenario?: Scenario;
+  missing?: 'etax' | 'personal';
+  oldPassword?: boolean;
+}[] = [
+  { i: 1, scenario: 'unfiled' },
+  { i: 2, scenario: 'arrears' },
+  { i: 7, scenario: 'mismatch', oldPassword: true },
+  { i: 8, scenario: 'sms' },
+  { i: 13, scenario: 'personalLocked' },
+  { i: 14, scenario: 'deregistered' },
+  { i: 19, scenario: 'busy' },
+  { i: 20, scenario: 'noAssociation' },
+  { i: 24, missing: 'etax' },
+  { i: 26, missing: 'personal' },
+  { i: 31, scenario: 'personalWrong', oldPassword: true },
+];
+
+async function seedBureauCredentials(
+  db: Db,
+  agencyId: number,
+  list: readonly { id: number }[],
+  key: Buffer,
+  withScenarios: boolean,
+) {
+  const [agency] = await db
+    .select({ taxNo: organisations.taxNo })
+    .from(organisations)
+    .where(eq(organisations.id, agencyId));
+  const rand = mulberry32(7070 + agencyId);
+  const idNo = () => {
+    const first17 = `330106${1965 + Math.floor(rand() * 35)}0${1 + Math.floor(rand() * 9)}1${Math.floor(rand() * 9)}${100 + Math.floor(rand() * 899)}`;
+    return first17 + idCardCheckChar(first17);
+  };
+  const scenarioQysh = (s: Scenario) => SCENARIO_TAXPAYERS.find((t) => t.scenario === s)?.qysh ?? '';
+  for (const [i, { id }] of list.entries()) {
+    const mix = withScenarios ? DEMO_BUREAU_MIX.find((m) => m.i === i) : undefined;
+    const person = idNo();
+    // About one in ten is logged in by the agency as agent (sfbm 97) with its own tax number.
+    const agent = i % 10 === 9 && agency;
+    const etax = {
+      loginType: '0',
+      xdzswjDlzh: person,
+      xdzswjPassEnc: encrypt(key, mix?.scenario === 'mismatch' ? 'Etax@2025' : SIM_ETAX_PASSWORD),
+      xdzswjSfbm: agent ? '97' : i % 3 === 0 ? '1' : '3',
+      agentLoginAccount: agent ? generateMobile(rand) : '',
+      agentLoginPasswordEnc: agent ? encrypt(key, SIM_ETAX_PASSWORD) : '',
+      agentLoginQysh: agent ? (agency?.taxNo ?? '') : '',
+    };
+    const personal = {
+      dlfs: '1',
+      dlId: person,
+      dlPasswordEnc: encrypt(
+        key,
+        mix?.oldPassword && mix.scenario === 'personalWrong' ? 'Gs@2025' : SIM_PERSONAL_PASSWORD,
+      ),
+      reportPasswordEnc: encrypt(key, SIM_PERSONAL_PASSWORD),
+    };
+    const blankEtax = {
+      xdzswjDlzh: '',
+      xdzswjPassEnc: '',
+      xdzswjSfbm: '',
+      agentLoginAccount: '',
+      agentLoginPasswordEnc: '',
+      agentLoginQysh: '',
+    };
+    const blankPersonal = { dlfs: '', dlId: '', dlPasswordEnc: '', reportPasswordEnc: '' };
+    await db
+      .update(enterprises)
+      .set({
+        ...(mix?.missing === 'etax' ? { loginType: '0', ...blankEtax } : etax),
+        ...(mix?.missing === 'personal' ? blankPersonal : personal),
+        ...(mix?.scenario ? { qysh: scenarioQysh(mix.scenario) } : {}),
+      })
+      .where(eq(enterprises.id, id));
   }
 }

@@ -55,6 +55,7 @@ import {
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { Auth, useHasPerm } from '../../../components/auth';
+import { ContractWarning } from '../../../components/contract-warning';
 import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
 import { act, CUSTOMER_KEYS, downloadFile, uploadFile } from '../api';
@@ -374,6 +375,8 @@ export function EnterpriseDrawer({
       destroyOnHidden
     >
       <Spin spinning={detail.isPending}>
+        {/* Contract warning of the client book (reminder source kh), from the contract module. */}
+        {d && <ContractWarning aeiId={d.id} ly="kh" />}
         {d && (
           <Tabs
             items={[

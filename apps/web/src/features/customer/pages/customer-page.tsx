@@ -3,6 +3,7 @@ import {
   DeleteOutlined,
   DownOutlined,
   ExportOutlined,
+  FileSearchOutlined,
   KeyOutlined,
   PauseCircleOutlined,
   PlayCircleOutlined,
@@ -49,6 +50,7 @@ import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useHasPerm } from '../../../components/auth';
+import { type EtaxEnterprise, EtaxLoginDialog } from '../../../components/etax-login/etax-login-dialog';
 import { SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
@@ -125,6 +127,7 @@ export function CustomerPage() {
   const [selected, setSelected] = useState<CustomerItem[]>([]);
   const [formFor, setFormFor] = useState<{ id?: number } | null>(null);
   const [drawer, setDrawer] = useState<number | null>(null);
+  const [etaxFor, setEtaxFor] = useState<EtaxEnterprise | null>(null);
   const [assign, setAssign] = useState<CustomerItem[] | null>(null);
   const [importing, setImporting] = useState<'customer' | 'password' | null>(null);
   const [dictionary, setDictionary] = useState<'labels' | 'grades' | null>(null);
@@ -395,6 +398,11 @@ export function CustomerPage() {
 
   const rowMenu = (r: CustomerItem): MenuProps['items'] =>
     [
+      can(['declare:data:view']) && {
+        key: 'taxdata',
+        label: <a href={`#/declare/sjcx?aeiId=${r.id}`}>税务数据</a>,
+        icon: <FileSearchOutlined />,
+      },
       can(['customer:assign']) && { key: 'assign', label: '分配', icon: <UserSwitchOutlined /> },
       can(['customer:service:toggle']) &&
         (r.serviceStatus === '1'
@@ -519,7 +527,7 @@ export function CustomerPage() {
     {
       title: '操作',
       key: 'op',
-      width: 150,
+      width: 250,
       fixed: 'right',
       render: (_, r) => (
         <Space size={0}>
@@ -529,6 +537,11 @@ export function CustomerPage() {
           {can(['customer:edit']) && (
             <Button type="link" size="small" onClick={() => setFormFor({ id: r.id })}>
               编辑
+            </Button>
+          )}
+          {can(['customer:etax:login']) && (
+            <Button type="link" size="small" onClick={() => setEtaxFor({ id: r.id, qymc: r.qymc, qysh: r.qysh })}>
+              登录电子税务局
             </Button>
           )}
           {(rowMenu(r)?.length ?? 0) > 0 && (
@@ -566,7 +579,7 @@ export function CustomerPage() {
           loading={list.isFetching && !list.isPending ? { delay: 300 } : list.isPending}
           columns={columns}
           dataSource={list.data?.list ?? []}
-          scroll={{ x: 1420 }}
+          scroll={{ x: 1520 }}
           rowSelection={{
             selectedRowKeys: selected.map((r) => r.id),
             preserveSelectedRowKeys: true,
@@ -599,6 +612,7 @@ export function CustomerPage() {
         />
       </div>
 
+      <EtaxLoginDialog enterprise={etaxFor} onClose={() => setEtaxFor(null)} />
       <EnterpriseFormDialog open={formFor !== null} id={formFor?.id} onClose={() => setFormFor(null)} />
       <EnterpriseDrawer
         id={drawer}

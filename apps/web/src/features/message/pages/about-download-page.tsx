@@ -2,29 +2,31 @@ import {
   CheckCircleOutlined,
   CloudDownloadOutlined,
   DesktopOutlined,
-  InfoCircleOutlined,
   SafetyCertificateOutlined,
 } from '@ant-design/icons';
-import { Alert, Card, Col, Collapse, Row, Steps, Tag, Typography } from 'antd';
+import { HELPER_VERSION } from '@dzy/shared';
+import { Card, Col, Collapse, Row, Steps, Tag, Typography } from 'antd';
 import { useDocumentTitle } from '../../../lib/document-title';
+import { HelperStatusCard } from './helper-status-card';
 import '../message.css';
 
 const { Title, Paragraph, Text } = Typography;
 
 const INSTALL_STEPS = [
   {
-    title: '下载安装包',
-    content: '在本页点击「下载 365基础服务」，保存安装包（约 60 MB）。请只从代账云页面下载，不要使用来历不明的安装包。',
-  },
-  {
-    title: '运行安装',
+    title: '准备运行环境',
     content:
-      '双击安装包，按提示选择安装位置并完成安装。安装需要管理员权限；若杀毒软件拦截，请选择「允许」或将其加入信任。',
+      '在办公电脑上安装 Node.js 20 或更高版本，并取得代账云程序包（与服务器同一版本，其中的 apps/helper 即 365基础服务）。',
   },
   {
     title: '启动服务',
     content:
-      '安装完成后，365基础服务随 Windows 开机自动运行，右下角任务栏会出现它的图标。它只在本机（127.0.0.1）监听，其他电脑无法访问。',
+      '在程序包目录执行 npm install 后执行 npm run helper。服务只在本机（127.0.0.1）的 36501-36505 端口之一监听，其他电脑无法访问；只接受代账云页面（默认 http://127.0.0.1:8080）的请求，其他地址可用 --origin 或 DZY_ORIGIN 指定。',
+  },
+  {
+    title: '连接电子税务局',
+    content:
+      '默认连接 http://127.0.0.1:8090 的电子税务局（演示环境的模拟税局）；另有地址时用 --bureau 或 TAX_BUREAU_URL 指定。',
   },
   {
     title: '在代账云中确认',
@@ -50,13 +52,13 @@ const FAQ = [
     key: 'mac',
     label: '苹果电脑（macOS）或手机能用吗？',
     children:
-      '365基础服务目前只支持 Windows。在其他系统上可以正常使用代账云的客户、合同、收费、工单等功能，只是需要本地服务的税务操作不可用。',
+      '365基础服务可在 Windows、macOS 与 Linux 电脑上运行；手机和平板不支持（页面会提示「基础服务不支持该系统」），在上面仍可使用代账云的客户、合同、收费、工单等功能。',
   },
   {
     key: 'fail',
-    label: '页面提示「未检测到本地服务」怎么办？',
+    label: '页面提示「365基础服务未正常启动」怎么办？',
     children:
-      '请确认任务栏中有 365基础服务图标；没有时从开始菜单启动它。仍检测不到时，检查安全软件是否阻止了它监听本机端口，或卸载后重新安装。',
+      '请确认 npm run helper 的窗口仍在运行，且启动时显示的允许来源包含您打开代账云的地址（例如 http://127.0.0.1:8080）。仍检测不到时，检查安全软件是否阻止了它监听本机 36501-36505 端口。',
   },
 ];
 
@@ -65,14 +67,7 @@ export function AboutDownloadPage() {
   useDocumentTitle('相关下载');
   return (
     <div className="dzy-download">
-      <Alert
-        type="info"
-        showIcon
-        icon={<InfoCircleOutlined />}
-        title="365基础服务的安装程序将在后续版本提供下载"
-        description="本页先说明它的用途、运行环境与安装步骤。程序发布后，下载按钮会出现在下方，届时无需其他设置即可按步骤安装。"
-        style={{ marginBottom: 16 }}
-      />
+      <HelperStatusCard />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
           <Card variant="borderless" className="dzy-download-card">
@@ -83,11 +78,11 @@ export function AboutDownloadPage() {
               <div>
                 <Title level={4} style={{ margin: 0 }}>
                   365基础服务
-                  <Tag color="default" style={{ marginInlineStart: 8, verticalAlign: 'middle' }}>
-                    即将提供
+                  <Tag color="blue" style={{ marginInlineStart: 8, verticalAlign: 'middle' }}>
+                    v{HELPER_VERSION}
                   </Tag>
                 </Title>
-                <Text type="secondary">安装在您 Windows 电脑上的本地助手，代账云通过它办理电子税务局业务。</Text>
+                <Text type="secondary">运行在您电脑上的本地助手，代账云通过它办理电子税务局业务。</Text>
               </div>
             </div>
             <Title level={5}>它做什么</Title>
@@ -107,8 +102,8 @@ export function AboutDownloadPage() {
             </ul>
             <Title level={5}>运行环境</Title>
             <Paragraph>
-              Windows 10 或 Windows 11（64 位），4 GB 以上内存，500 MB 可用磁盘空间；浏览器建议使用 Chrome、360
-              极速浏览器 X 或新版 Edge。电脑需能访问互联网与电子税务局。
+              Windows 10 / 11、macOS 或 Linux 电脑，Node.js 20 或更高版本；浏览器建议使用 Chrome、360 极速浏览器 X
+              或新版 Edge。电脑需能访问代账云与电子税务局。手机和平板无法运行本地服务。
             </Paragraph>
             <Title level={5}>安装步骤</Title>
             <Steps
@@ -124,8 +119,11 @@ export function AboutDownloadPage() {
             <div className="dzy-download-item">
               <CloudDownloadOutlined />
               <div>
-                <div className="dzy-download-name">365基础服务（Windows 64 位）</div>
-                <Text type="secondary">随后续版本发布，发布后在此下载。</Text>
+                <div className="dzy-download-name">365基础服务 v{HELPER_VERSION}</div>
+                <Text type="secondary">
+                  随代账云程序包提供（apps/helper），在程序包目录执行 npm run helper 启动；Windows
+                  安装包随后续版本发布。
+                </Text>
               </div>
             </div>
             <div className="dzy-download-item">

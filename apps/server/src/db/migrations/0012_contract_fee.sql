@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "charges_agency_receipt_uq" ON "charges" USING btree ("agency_id","receipt_no") WHERE "charges"."receipt_no" <> '' and "charges"."revoked_at" is null;

@@ -1,0 +1,383 @@
+import {
+  type ChargeItem,
+  CODE,
+  type chargeFilterSchema,
+  FEE_MSG,
+  feeStatusOf,
+  feeYuan,
+  type ReceivableItem,
+  type receivableFilterSchema,
+} from '@dzy/shared';
+import { and, asc, desc, eq, gte, ilike, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import type { Queryable } from '../../db/client.js';
+import { charges, contracts, enterprises, receivables, specialPermissions, users } from '../../db/schema/index.js';
+import { dataScope } from '../../lib/data-scope.js';
+import { AppError } from '../../plugins/errors.js';
+import type { SessionCtx } from '../../plugins/session.js';
+import { likeTerm } from '../role/member.repo.js';
+
+export type ReceivableFilterOut = z.output<typeof receivableFilterSchema>;
+export type ChargeFilterOut = z.output<typeof chargeFilterSchema>;
+
+/** The caller's tenant; every fee call needs one. */
+export function agencyOf(session: SessionCtx): number {
+  if (session.agencyId === null) throw new AppError(CODE.NOT_FOUND, FEE_MSG.notFound);
+  return session.agencyId;
+}
+
+/**
+ * What the caller may do with fees of others' contracts: the data scope (lib/data-scope.ts) on the
+ * contract's owner, widened by the special permission 收费 (htsf): 'view' sees every contract's fees,
+ * 'edit' also records and revokes payments on them.
+ */
+export interface FeeAccess {
+  session: SessionCtx;
+  agencyId: number;
+  htsf: 'view' | 'edit' | null;
+}
+
+export async function feeAccessOf(tx: Queryable, session: SessionCtx): Promise<FeeAccess> {
+  const agencyId = agencyOf(session);
+  const [row] = await tx
+    .select({ level: specialPermissions.level })
+    .from(specialPermissions)
+    .where(
+      and(
+        eq(specialPermissions.agencyId, agencyId),
+        eq(specialPermissions.userId, session.userId),
+        eq(specialPermissions.area, 'htsf'),
+      ),
+    );
+  return { session, agencyId, htsf: row?.level ?? null };
+}
+
+/** Contracts whose fees the caller sees (deleted contracts, htzt '0', have no fees to show). */
+export function feeVisible(a: FeeAccess): SQL {
+  return and(
+    eq(contracts.agencyId, a.agencyId),
+    ne(contracts.htzt, '0'),
+    a.htsf ? sql`true` : dataScope(a.session, contracts.contractUserId),
+  ) as SQL;
+}
+
+/** Contracts on which the caller may record and revoke payments. */
+export function feeEditable(a: FeeAccess): SQL {
+  return a.htsf === 'edit' ? sql`true` : dataScope(a.session, contracts.contractUserId);
+}
+
+const owner = alias(users, 'fee_owner');
+const operator = alias(users, 'fee_operator');
+const revoker = alias(users, 'fee_revoker');
+
+const unpaidFen = sql`greatest(${receivables.amountFen} - ${receivables.paidFen}, 0)`;
+
+/** The status filter as SQL, the same partition as feeStatusOf. */
+function statusWhere(status: ReceivableFilterOut['feeStatus'], today: string): SQL | undefined {
+  switch (status) {
+    case 'paid':
+      return sql`${receivables.paidFen} >= ${receivables.amountFen}`;
+    case 'partial':
+      return sql`${receivables.paidFen} > 0 and ${receivables.paidFen} < ${receivables.amountFen}`;
+    case 'unpaid':
+      return sql`${receivables.paidFen} = 0 and ${receivables.amountFen} > 0 and ${receivables.dueDate} <= ${today}`;
+    case 'notDue':
+      return sql`${receivables.paidFen} = 0 and ${receivables.amountFen} > 0 and ${receivables.dueDate} > ${today}`;
+    default:
+      return undefined;
+  }
+}
+
+function commonWhere(f: ReceivableFilterOut | ChargeFilterOut): (SQL | undefined)[] {
+  const conds: (SQL | undefined)[] = [];
+  if (f.keyword) {
+    const term = likeTerm(f.keyword);
+    conds.push(or(ilike(enterprises.qymc, term), ilike(enterprises.qysh, term)));
+  }
+  if (f.contractNo) conds.push(ilike(contracts.contractNo, likeTerm(f.contractNo)));
+  if (f.contractUserId) conds.push(eq(contracts.contractUserId, f.contractUserId));
+  if (f.contractId) conds.push(eq(contracts.id, f.contractId));
+  return conds;
+}
+
+export function receivableWhere(a: FeeAccess, f: ReceivableFilterOut, today: string): SQL {
+  return and(
+    eq(receivables.agencyId, a.agencyId),
+    feeVisible(a),
+    ...commonWhere(f),
+    statusWhere(f.feeStatus, today),
+    f.dueFrom ? gte(receivables.dueDate, f.dueFrom) : undefined,
+    f.dueTo ? lte(receivables.dueDate, f.dueTo) : undefined,
+  ) as SQL;
+}
+
+export function receivableOrder(f: Pick<ReceivableFilterOut, 'sortField' | 'sortOrder'>, today: string): SQL[] {
+  const dir = f.sortOrder === 'descend' ? desc : asc;
+  switch (f.sortField) {
+    case 'amount':
+      return [dir(receivables.amountFen), dir(receivables.id)];
+    case 'paid':
+      return [dir(receivables.paidFen), dir(receivables.id)];
+    case 'unpaid':
+      return [f.sortOrder === 'descend' ? sql`${unpaidFen} desc` : sql`${unpaidFen} asc`, dir(receivables.id)];
+    case 'dueDate':
+      return [dir(receivables.dueDate), dir(receivables.id)];
+    default:
+      // What needs collecting first (due and not fully paid, oldest first), then the rest by due date.
+      return [
+        sql`case when ${receivables.paidFen} < ${receivables.amountFen} and ${receivables.dueDate} <= ${today} then 0 else 1 end`,
+        asc(receivables.dueDate),
+        asc(receivables.id),
+      ];
+  }
+}
+
+export function chargeWhere(a: FeeAccess, f: ChargeFilterOut): SQL {
+  return and(
+    eq(charges.agencyId, a.agencyId),
+    feeVisible(a),
+    ...commonWhere(f),
+    f.payFrom ? gte(charges.payDate, f.payFrom) : undefined,
+    f.payTo ? lte(charges.payDate, f.payTo) : undefined,
+    f.payMethod ? eq(charges.payMethod, f.payMethod) : undefined,
+    f.revoked === '0' ? isNull(charges.revokedAt) : f.revoked === '1' ? isNotNull(charges.revokedAt) : undefined,
+  ) as SQL;
+}
+
+export function chargeOrder(f: Pick<ChargeFilterOut, 'sortField' | 'sortOrder'>): SQL[] {
+  const dir = f.sortOrder === 'ascend' ? asc : desc;
+  switch (f.sortField) {
+    case 'amount':
+      return [dir(charges.amountFen), dir(charges.id)];
+    case 'createdAt':
+      return [dir(charges.id)];
+    default:
+      // Newest payment first.
+      return [dir(charges.payDate), dir(charges.id)];
+  }
+}
+
+const receivableColumns = (a: FeeAccess) => ({
+  id: receivables.id,
+  contractId: receivables.contractId,
+  contractNo: contracts.contractNo,
+  htzt: contracts.htzt,
+  enterpriseId: receivables.enterpriseId,
+  qymc: enterprises.qymc,
+  qysh: enterprises.qysh,
+  periodNo: receivables.periodNo,
+  periodStart: receivables.periodStart,
+  periodEnd: receivables.periodEnd,
+  dueDate: receivables.dueDate,
+  amountFen: receivables.amountFen,
+  paidFen: receivables.paidFen,
+  contractUserId: contracts.contractUserId,
+  contractUserName: owner.hymc,
+  editable: sql<boolean>`(${feeEditable(a)})`.mapWith(Boolean),
+});
+
+type ReceivableRow = {
+  id: number;
+  contractId: number;
+  contractNo: string;
+  htzt: string;
+  enterpriseId: number;
+  qymc: string;
+  qysh: string;
+  periodNo: number;
+  periodStart: string;
+  periodEnd: string;
+  dueDate: string;
+  amountFen: number;
+  paidFen: number;
+  contractUserId: number;
+  contractUserName: string | null;
+  editable: boolean;
+};
+
+export function toReceivableItem(r: ReceivableRow, today: string, qfys: number): ReceivableItem {
+  return {
+    id: r.id,
+    contractId: r.contractId,
+    contractNo: r.contractNo,
+    htzt: r.htzt,
+    enterpriseId: r.enterpriseId,
+    qymc: r.qymc,
+    qysh: r.qysh,
+    periodNo: r.periodNo,
+    periodStart: r.periodStart,
+    periodEnd: r.periodEnd,
+    dueDate: r.dueDate,
+    amount: feeYuan(r.amountFen),
+    paid: feeYuan(r.paidFen),
+    unpaid: feeYuan(Math.max(0, r.amountFen - r.paidFen)),
+    feeStatus: feeStatusOf(r.amountFen, r.paidFen, r.dueDate, today),
+    qfys,
+    contractUserId: r.contractUserId,
+    contractUserName: r.contractUserName ?? '',
+    editable: r.editable,
+  };
+}
+
+/** One page of receivables with the total count, in a single pass (count(*) over ()). */
+export async function receivablePage(
+  tx: Queryable,
+  a: FeeAccess,
+  where: SQL,
+  order: SQL[],
+  pageNo: number,
+  pageSize: number,
+): Promise<{ rows: ReceivableRow[]; total: number }> {
+  const rows = await receivableQuery(tx, a, where)
+    .orderBy(...order)
+    .limit(pageSize)
+    .offset((pageNo - 1) * pageSize);
+  if (rows.length > 0) return { rows, total: rows[0]?.total ?? 0 };
+  if (pageNo === 1) return { rows: [], total: 0 };
+  const [count] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(receivables)
+    .innerJoin(contracts, eq(contracts.id, receivables.contractId))
+    .innerJoin(enterprises, eq(enterprises.id, receivables.enterpriseId))
+    .where(where);
+  return { rows: [], total: count?.n ?? 0 };
+}
+
+/** The receivables matching `where` with what the list shows (plus the window count). */
+export function receivableQuery(tx: Queryable, a: FeeAccess, where: SQL) {
+  return tx
+    .select({ ...receivableColumns(a), total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(receivables)
+    .innerJoin(contracts, eq(contracts.id, receivables.contractId))
+    .innerJoin(enterprises, eq(enterprises.id, receivables.enterpriseId))
+    .leftJoin(owner, eq(owner.id, contracts.contractUserId))
+    .where(where)
+    .$dynamic();
+}
+
+/** 合计 of the receivables over the whole filter, in fen, summed by the database in integers. */
+export async function receivableTotals(tx: Queryable, where: SQL) {
+  const [row] = await tx
+    .select({
+      amount: sql<string>`coalesce(sum(${receivables.amountFen}), 0)::text`,
+      paid: sql<string>`coalesce(sum(${receivables.paidFen}), 0)::text`,
+      unpaid: sql<string>`coalesce(sum(${unpaidFen}), 0)::text`,
+    })
+    .from(receivables)
+    .innerJoin(contracts, eq(contracts.id, receivables.contractId))
+    .innerJoin(enterprises, eq(enterprises.id, receivables.enterpriseId))
+    .where(where);
+  // Sums come back as text (bigint); fen totals stay far below 2^53 for any agency.
+  return {
+    amount: feeYuan(Number(row?.amount ?? 0)),
+    paid: feeYuan(Number(row?.paid ?? 0)),
+    unpaid: feeYuan(Number(row?.unpaid ?? 0)),
+  };
+}
+
+const chargeColumns = (a: FeeAccess) => ({
+  id: charges.id,
+  receivableId: charges.receivableId,
+  contractId: charges.contractId,
+  contractNo: contracts.contractNo,
+  enterpriseId: charges.enterpriseId,
+  qymc: enterprises.qymc,
+  qysh: enterprises.qysh,
+  periodNo: receivables.periodNo,
+  dueDate: receivables.dueDate,
+  amountFen: charges.amountFen,
+  payDate: charges.payDate,
+  payMethod: charges.payMethod,
+  payer: charges.payer,
+  receiptNo: charges.receiptNo,
+  remark: charges.remark,
+  operatorName: operator.hymc,
+  createdAt: charges.createdAt,
+  revokedAt: charges.revokedAt,
+  revokedByName: revoker.hymc,
+  contractUserName: owner.hymc,
+  editable: sql<boolean>`(${feeEditable(a)})`.mapWith(Boolean),
+});
+
+/** The charges matching `where` with what the list shows (plus the window count). */
+export function chargeQuery(tx: Queryable, a: FeeAccess, where: SQL) {
+  return tx
+    .select({ ...chargeColumns(a), total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(charges)
+    .innerJoin(receivables, eq(receivables.id, charges.receivableId))
+    .innerJoin(contracts, eq(contracts.id, charges.contractId))
+    .innerJoin(enterprises, eq(enterprises.id, charges.enterpriseId))
+    .leftJoin(owner, eq(owner.id, contracts.contractUserId))
+    .leftJoin(operator, eq(operator.id, charges.createdBy))
+    .leftJoin(revoker, eq(revoker.id, charges.revokedBy))
+    .where(where)
+    .$dynamic();
+}
+
+type ChargeRow = Awaited<ReturnType<ReturnType<typeof chargeQuery>['execute']>>[number];
+
+export function toChargeItem(r: Omit<ChargeRow, 'total'>): ChargeItem {
+  return {
+    id: r.id,
+    receivableId: r.receivableId,
+    contractId: r.contractId,
+    contractNo: r.contractNo,
+    enterpriseId: r.enterpriseId,
+    qymc: r.qymc,
+    qysh: r.qysh,
+    periodNo: r.periodNo,
+    dueDate: r.dueDate,
+    amount: feeYuan(r.amountFen),
+    payDate: r.payDate,
+    payMethod: r.payMethod,
+    payer: r.payer,
+    receiptNo: r.receiptNo,
+    remark: r.remark,
+    operatorName: r.operatorName ?? '',
+    createdAt: r.createdAt.toISOString(),
+    revoked: r.revokedAt !== null,
+    revokedAt: r.revokedAt ? r.revokedAt.toISOString() : null,
+    revokedByName: r.revokedByName ?? '',
+    contractUserName: r.contractUserName ?? '',
+    editable: r.editable && r.revokedAt === null,
+  };
+}
+
+export async function chargePage(
+  tx: Queryable,
+  a: FeeAccess,
+  where: SQL,
+  order: SQL[],
+  pageNo: number,
+  pageSize: number,
+) {
+  const rows = await chargeQuery(tx, a, where)
+    .orderBy(...order)
+    .limit(pageSize)
+    .offset((pageNo - 1) * pageSize);
+  if (rows.length > 0) return { rows, total: rows[0]?.total ?? 0 };
+  if (pageNo === 1) return { rows: [], total: 0 };
+  const [count] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(charges)
+    .innerJoin(receivables, eq(receivables.id, charges.receivableId))
+    .innerJoin(contracts, eq(contracts.id, charges.contractId))
+    .innerJoin(enterprises, eq(enterprises.id, charges.enterpriseId))
+    .where(where);
+  return { rows: [], total: count?.n ?? 0 };
+}
+
+/** 合计 of the live (not revoked) charges over the whole filter. */
+export async function chargeTotals(tx: Queryable, where: SQL) {
+  const [row] = await tx
+    .select({
+      amount: sql<string>`coalesce(sum(${charges.amountFen}) filter (where ${charges.revokedAt} is null), 0)::text`,
+    })
+    .from(charges)
+    .innerJoin(receivables, eq(receivables.id, charges.receivableId))
+    .innerJoin(contracts, eq(contracts.id, charges.contractId))
+    .innerJoin(enterprises, eq(enterprises.id, charges.enterpriseId))
+    .where(where);
+  return { amount: feeYuan(Number(row?.amount ?? 0)) };
+}

@@ -1,0 +1,484 @@
+import { ExportOutlined } from '@ant-design/icons';
+import {
+  type ChargeFilter,
+  type ChargeItem,
+  chargeListCall,
+  FEE_FILES,
+  FEE_MSG,
+  FEE_PAGE_SIZES,
+  FEE_STATUS,
+  type FeeStatus,
+  PAY_METHOD_NAMES,
+  PAY_METHODS,
+  type PayMethod,
+  type ReceivableFilter,
+  type ReceivableItem,
+  receivableListCall,
+} from '@dzy/shared';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, DatePicker, Form, Input, Select, Space, Table, type TableProps, Tabs, Tag, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import dayjs from 'dayjs';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { useHasPerm } from '../../../components/auth';
+import { SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
+import { useDocumentTitle } from '../../../lib/document-title';
+import { toast } from '../../../lib/feedback';
+import { formatCount } from '../../../lib/format';
+import { call } from '../../../lib/request';
+import { downloadPost, FEE_KEYS, showYuan, useFeeOwners } from '../api';
+import { ChargeDialog } from '../components/charge-dialog';
+import { FeeStatusTag, ScheduleDrawer } from '../components/schedule-drawer';
+import { useRevoke } from '../components/use-revoke';
+import '../contract-fee.css';
+
+type Tab = 'receivable' | 'charge';
+
+interface SearchValues {
+  keyword?: string;
+  contractNo?: string;
+  contractUserId?: number;
+  feeStatus?: FeeStatus;
+  due?: [Dayjs, Dayjs] | null;
+  pay?: [Dayjs, Dayjs] | null;
+  payMethod?: PayMethod;
+  revoked?: '0' | '1';
+}
+
+type Sort = { sortField?: string; sortOrder?: 'ascend' | 'descend' };
+const DAY = 'YYYY-MM-DD';
+
+function commonFilter(v: SearchValues) {
+  const f: { keyword?: string; contractNo?: string; contractUserId?: number } = {};
+  if (v.keyword?.trim()) f.keyword = v.keyword.trim();
+  if (v.contractNo?.trim()) f.contractNo = v.contractNo.trim();
+  if (v.contractUserId) f.contractUserId = v.contractUserId;
+  return f;
+}
+
+function receivableFilter(v: SearchValues, sort: Sort): ReceivableFilter {
+  const f: ReceivableFilter = { ...commonFilter(v) };
+  if (v.feeStatus) f.feeStatus = v.feeStatus;
+  if (v.due?.[0]) f.dueFrom = v.due[0].format(DAY);
+  if (v.due?.[1]) f.dueTo = v.due[1].format(DAY);
+  if (sort.sortField) {
+    f.sortField = sort.sortField as ReceivableFilter['sortField'];
+    f.sortOrder = sort.sortOrder;
+  }
+  return f;
+}
+
+function chargeFilter(v: SearchValues, sort: Sort): ChargeFilter {
+  const f: ChargeFilter = { ...commonFilter(v) };
+  if (v.pay?.[0]) f.payFrom = v.pay[0].format(DAY);
+  if (v.pay?.[1]) f.payTo = v.pay[1].format(DAY);
+  if (v.payMethod) f.payMethod = v.payMethod;
+  if (v.revoked) f.revoked = v.revoked;
+  if (sort.sortField) {
+    f.sortField = sort.sortField as ChargeFilter['sortField'];
+    f.sortOrder = sort.sortOrder;
+  }
+  return f;
+}
+
+/**
+ * The 合计 row (business.md §5): label 合计 in the first column, the money totals of the whole filter
+ * (computed by the server) in their columns, dashes in every other column from index 4.
+ */
+function SummaryRow({ columns, money }: { columns: number; money: Record<number, string> }) {
+  const cells: ReactNode[] = [];
+  for (let i = 0; i < columns; i++) {
+    const text = i === 0 ? '合计' : money[i] !== undefined ? showYuan(money[i] ?? '0') : i >= 4 ? '-' : '';
+    cells.push(
+      <Table.Summary.Cell
+        key={i}
+        index={i}
+        align={money[i] !== undefined ? 'right' : i === 0 ? 'center' : undefined}
+        className={i === 0 || money[i] !== undefined ? 'dzy-fee-sum' : 'dzy-fee-dash'}
+      >
+        {text}
+      </Table.Summary.Cell>,
+    );
+  }
+  return (
+    <Table.Summary fixed>
+      <Table.Summary.Row>{cells}</Table.Summary.Row>
+    </Table.Summary>
+  );
+}
+
+/** 收费列表 (/contractFee/sfgl/sflb): receivable periods and payments of the agency's contracts. */
+export function FeePage() {
+  useDocumentTitle('收费列表');
+  const can = useHasPerm();
+  const queryClient = useQueryClient();
+  const owners = useFeeOwners();
+  const [tab, setTab] = useState<Tab>('receivable');
+  const [receivableForm] = Form.useForm<SearchValues>();
+  const [chargeForm] = Form.useForm<SearchValues>();
+  const [values, setValues] = useState<Record<Tab, SearchValues>>({ receivable: {}, charge: {} });
+  const [sorts, setSorts] = useState<Record<Tab, Sort>>({ receivable: {}, charge: {} });
+  const [pages, setPages] = useState<Record<Tab, { pageNo: number; pageSize: number }>>({
+    receivable: { pageNo: 1, pageSize: 20 },
+    charge: { pageNo: 1, pageSize: 20 },
+  });
+  const [charging, setCharging] = useState<ReceivableItem | null>(null);
+  const [schedule, setSchedule] = useState<number | null>(null);
+
+  const rFilter = useMemo(() => receivableFilter(values.receivable, sorts.receivable), [values, sorts]);
+  const cFilter = useMemo(() => chargeFilter(values.charge, sorts.charge), [values, sorts]);
+  const rBody = { ...rFilter, ...pages.receivable } as Parameters<typeof call<typeof receivableListCall>>[1];
+  const cBody = { ...cFilter, ...pages.charge } as Parameters<typeof call<typeof chargeListCall>>[1];
+  const receivables = useQuery({
+    queryKey: FEE_KEYS.receivables(rBody),
+    queryFn: () => call(receivableListCall, rBody),
+    placeholderData: keepPreviousData,
+    enabled: tab === 'receivable',
+  });
+  const charges = useQuery({
+    queryKey: FEE_KEYS.charges(cBody),
+    queryFn: () => call(chargeListCall, cBody),
+    placeholderData: keepPreviousData,
+    enabled: tab === 'charge',
+  });
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: FEE_KEYS.all }), [queryClient]);
+  const revoke = useRevoke(() => void refresh());
+
+  const search = (v: SearchValues) => {
+    setValues((all) => ({ ...all, [tab]: v }));
+    setPages((all) => ({ ...all, [tab]: { ...all[tab], pageNo: 1 } }));
+  };
+
+  const exportTab = async () => {
+    const body = tab === 'receivable' ? { tab, ...rFilter } : { tab, ...cFilter };
+    const ok = await downloadPost(FEE_FILES.export, '收费列表.xlsx', body);
+    if (ok) toast('success', FEE_MSG.exported);
+  };
+
+  // --- search bar -----------------------------------------------------------------------------
+
+  const ownerSelect = (
+    <Select
+      allowClear
+      showSearch
+      optionFilterProp="label"
+      placeholder="全部"
+      options={(owners.data ?? []).map((o) => ({ value: o.userId, label: o.hymc }))}
+    />
+  );
+  const common: SearchField[] = [
+    { name: 'keyword', label: '企业', node: <Input allowClear placeholder="企业名称或税号" maxLength={50} /> },
+    { name: 'contractNo', label: '合同编号', node: <Input allowClear placeholder="合同编号" maxLength={30} /> },
+  ];
+  const receivableFields: SearchField[] = [
+    ...common,
+    {
+      name: 'feeStatus',
+      label: '收款状态',
+      node: (
+        <Select allowClear placeholder="全部" options={FEE_STATUS.map((s) => ({ value: s.value, label: s.label }))} />
+      ),
+    },
+    { name: 'due', label: '应收日期', node: <DatePicker.RangePicker style={{ width: '100%' }} /> },
+    { name: 'contractUserId', label: '合同负责人', node: ownerSelect },
+  ];
+  const chargeFields: SearchField[] = [
+    ...common,
+    {
+      name: 'payMethod',
+      label: '收款方式',
+      node: <Select allowClear placeholder="全部" options={PAY_METHODS.map((m) => ({ ...m }))} />,
+    },
+    {
+      name: 'pay',
+      label: '收款日期',
+      node: <DatePicker.RangePicker style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs(), 'day')} />,
+    },
+    { name: 'contractUserId', label: '合同负责人', node: ownerSelect },
+    {
+      name: 'revoked',
+      label: '记录状态',
+      node: (
+        <Select
+          allowClear
+          placeholder="全部"
+          options={[
+            { value: '0', label: '有效' },
+            { value: '1', label: '已撤销' },
+          ]}
+        />
+      ),
+    },
+  ];
+  const buttons: SearchButton[] = can(['fee:export'])
+    ? [{ key: 'export', label: '导出', icon: <ExportOutlined />, onClick: () => void exportTab() }]
+    : [];
+
+  // --- tables ---------------------------------------------------------------------------------
+
+  const sortOrderOf = (field: string) => (sorts[tab].sortField === field ? (sorts[tab].sortOrder ?? null) : null);
+  const index = (i: number) => (pages[tab].pageNo - 1) * pages[tab].pageSize + i + 1;
+  const enterpriseCell = (
+    r: { qymc: string; qysh: string; contractId: number; contractNo: string; contractUserName: string },
+    sub?: string,
+  ) => (
+    <div title={r.qysh ? `税号：${r.qysh}` : undefined}>
+      <Button type="link" className="dzy-fee-link" onClick={() => setSchedule(r.contractId)}>
+        {r.qymc}
+      </Button>
+      <div className="dzy-fee-sub">
+        合同 {r.contractNo}
+        {sub ? ` · ${sub}` : ''}
+        {r.contractUserName ? ` · ${r.contractUserName}` : ''}
+      </div>
+    </div>
+  );
+  const money = { width: 100, align: 'right' as const, sorter: true };
+
+  // Columns are counted for the 合计 row: money at 3-5 here, at 4 for charges; dashes elsewhere from 4.
+  const receivableColumns: TableProps<ReceivableItem>['columns'] = [
+    { title: '序号', key: 'no', width: 52, align: 'center', render: (_, _r, i) => index(i) },
+    { title: '企业名称 / 合同 / 负责人', key: 'qymc', width: 214, render: (_, r) => enterpriseCell(r) },
+    {
+      title: '应收日期 / 账期',
+      dataIndex: 'dueDate',
+      key: 'dueDate',
+      width: 152,
+      sorter: true,
+      sortOrder: sortOrderOf('dueDate'),
+      render: (v: string, r) => (
+        <div>
+          <div>{v}</div>
+          <div className="dzy-fee-sub">
+            第{r.periodNo}期 · 至 {r.periodEnd}
+          </div>
+        </div>
+      ),
+    },
+    {
+      title: '应收金额',
+      dataIndex: 'amount',
+      key: 'amount',
+      ...money,
+      sortOrder: sortOrderOf('amount'),
+      render: showYuan,
+    },
+    { title: '已收金额', dataIndex: 'paid', key: 'paid', ...money, sortOrder: sortOrderOf('paid'), render: showYuan },
+    {
+      title: '未收金额',
+      dataIndex: 'unpaid',
+      key: 'unpaid',
+      ...money,
+      sortOrder: sortOrderOf('unpaid'),
+      render: (v: string) => (v === '0.00' ? showYuan(v) : <span className="dzy-fee-unpaid">{showYuan(v)}</span>),
+    },
+    { title: '收款状态', dataIndex: 'feeStatus', width: 88, render: (v: string) => <FeeStatusTag status={v} /> },
+    {
+      title: '欠费月数',
+      dataIndex: 'qfys',
+      width: 80,
+      align: 'center',
+      // The enterprise's months in arrears, shown on the periods still owing.
+      render: (v: number, r) =>
+        v > 0 && r.feeStatus !== 'paid' ? <Typography.Text type="danger">{v}</Typography.Text> : '—',
+    },
+    {
+      title: '操作',
+      key: 'op',
+      width: 124,
+      fixed: 'right',
+      render: (_, r) => (
+        <Space size={0}>
+          {can(['fee:charge:add']) && r.editable && r.feeStatus !== 'paid' && (
+            <Button type="link" size="small" onClick={() => setCharging(r)}>
+              登记收款
+            </Button>
+          )}
+          <Button type="link" size="small" onClick={() => setSchedule(r.contractId)}>
+            明细
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  const chargeColumns: TableProps<ChargeItem>['columns'] = [
+    { title: '序号', key: 'no', width: 52, align: 'center', render: (_, _r, i) => index(i) },
+    {
+      title: '收款日期',
+      dataIndex: 'payDate',
+      key: 'payDate',
+      width: 104,
+      sorter: true,
+      sortOrder: sortOrderOf('payDate') ?? (sorts.charge.sortField ? null : 'descend'),
+    },
+    { title: '企业名称 / 合同', key: 'qymc', width: 220, render: (_, r) => enterpriseCell(r, `第${r.periodNo}期`) },
+    { title: '收款方式', dataIndex: 'payMethod', width: 80, render: (v: string) => PAY_METHOD_NAMES[v] ?? v },
+    {
+      title: '收款金额',
+      dataIndex: 'amount',
+      key: 'amount',
+      ...money,
+      width: 108,
+      sortOrder: sortOrderOf('amount'),
+      render: (v: string, r) => (r.revoked ? <span className="dzy-fee-struck">{showYuan(v)}</span> : showYuan(v)),
+    },
+    { title: '付款人', dataIndex: 'payer', width: 112, ellipsis: true, render: (v: string) => v || '—' },
+    { title: '收据编号', dataIndex: 'receiptNo', width: 108, ellipsis: true, render: (v: string) => v || '—' },
+    {
+      title: '登记人',
+      key: 'operator',
+      width: 118,
+      render: (_, r) => (
+        <div>
+          <div>{r.operatorName || '—'}</div>
+          <div className="dzy-fee-sub">{dayjs(r.createdAt).format('YYYY-MM-DD HH:mm')}</div>
+        </div>
+      ),
+    },
+    {
+      title: '状态',
+      key: 'state',
+      width: 72,
+      render: (_, r) =>
+        r.revoked ? (
+          <div>
+            <Tag>已撤销</Tag>
+            <div className="dzy-fee-sub">{r.revokedByName}</div>
+          </div>
+        ) : (
+          <Tag color="success">有效</Tag>
+        ),
+    },
+    {
+      title: '操作',
+      key: 'op',
+      width: 64,
+      fixed: 'right',
+      render: (_, r) =>
+        can(['fee:charge:delete']) && r.editable ? (
+          <Button type="link" size="small" danger onClick={() => revoke(r)}>
+            撤销
+          </Button>
+        ) : null,
+    },
+  ];
+
+  const onTableChange =
+    (which: Tab): TableProps<never>['onChange'] =>
+    (pg, _filters, sorter, extra) => {
+      if (extra.action === 'sort') {
+        const s = Array.isArray(sorter) ? sorter[0] : sorter;
+        const next: Sort = s?.order ? { sortField: String(s.columnKey), sortOrder: s.order } : {};
+        setSorts((all) => ({ ...all, [which]: next }));
+        setPages((all) => ({ ...all, [which]: { ...all[which], pageNo: 1 } }));
+        return;
+      }
+      const cur = pages[which];
+      const pageSize = pg.pageSize ?? cur.pageSize;
+      setPages((all) => ({
+        ...all,
+        [which]: { pageNo: pageSize !== cur.pageSize ? 1 : (pg.current ?? 1), pageSize },
+      }));
+    };
+
+  const pagination = (total: number) => ({
+    current: pages[tab].pageNo,
+    pageSize: pages[tab].pageSize,
+    total,
+    showSizeChanger: true,
+    showQuickJumper: true,
+    pageSizeOptions: FEE_PAGE_SIZES.map(String),
+    showTotal: (n: number) => `共 ${formatCount(n)} 条`,
+  });
+
+  const rData = receivables.data;
+  const cData = charges.data;
+  const loading = (q: { isFetching: boolean; isPending: boolean }) =>
+    q.isFetching && !q.isPending ? { delay: 300 } : q.isPending;
+
+  return (
+    <div>
+      <div className="dzy-card dzy-fee-tabs">
+        <Tabs
+          activeKey={tab}
+          onChange={(k) => setTab(k as Tab)}
+          items={[
+            { key: 'receivable', label: '应收' },
+            { key: 'charge', label: '收款记录' },
+          ]}
+        />
+      </div>
+      {tab === 'receivable' ? (
+        <SearchBar<SearchValues>
+          key="receivable"
+          theme="shrink"
+          form={receivableForm}
+          fields={receivableFields}
+          buttons={buttons}
+          onSearch={search}
+        />
+      ) : (
+        <SearchBar<SearchValues>
+          key="charge"
+          theme="shrink"
+          form={chargeForm}
+          fields={chargeFields}
+          buttons={buttons}
+          onSearch={search}
+        />
+      )}
+      <div className="dzy-card dzy-fee-card">
+        {tab === 'receivable' ? (
+          <Table<ReceivableItem>
+            className="dzy-fee-table"
+            rowKey="id"
+            size="middle"
+            loading={loading(receivables)}
+            columns={receivableColumns}
+            dataSource={rData?.list ?? []}
+            scroll={{ x: 980 }}
+            locale={{ emptyText: '暂无应收记录' }}
+            onChange={onTableChange('receivable') as TableProps<ReceivableItem>['onChange']}
+            pagination={pagination(rData?.total ?? 0)}
+            summary={() =>
+              rData && rData.total > 0 ? (
+                <SummaryRow
+                  columns={receivableColumns.length}
+                  money={{ 3: rData.totals.amount, 4: rData.totals.paid, 5: rData.totals.unpaid }}
+                />
+              ) : null
+            }
+          />
+        ) : (
+          <Table<ChargeItem>
+            className="dzy-fee-table"
+            rowKey="id"
+            size="middle"
+            loading={loading(charges)}
+            columns={chargeColumns}
+            dataSource={cData?.list ?? []}
+            scroll={{ x: 980 }}
+            rowClassName={(r) => (r.revoked ? 'dzy-fee-revoked' : '')}
+            locale={{ emptyText: '暂无收款记录' }}
+            onChange={onTableChange('charge') as TableProps<ChargeItem>['onChange']}
+            pagination={pagination(cData?.total ?? 0)}
+            summary={() =>
+              cData && cData.total > 0 ? (
+                <SummaryRow columns={chargeColumns.length} money={{ 4: cData.totals.amount }} />
+              ) : null
+            }
+          />
+        )}
+      </div>
+
+      <ChargeDialog period={charging} onClose={() => setCharging(null)} onDone={() => void refresh()} />
+      <ScheduleDrawer
+        contractId={schedule}
+        onClose={() => setSchedule(null)}
+        onCharge={(p) => setCharging(p)}
+        onChanged={() => void refresh()}
+      />
+    </div>
+  );
+}
