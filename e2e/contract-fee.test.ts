@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 const visible = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
 
@@ -19,15 +19,6 @@ async function snap(page: Page, name: string) {
   if (shots) await page.screenshot({ path: join(shots, `contract-fee-${name}.png`) });
 }
 
-async function passwordLogin(page: Page, account: string) {
-  await page.goto(`${product.baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(account);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
-}
-
 /** "¥1,234.50" → 123450 fen (string arithmetic, as the product does). */
 function fenOf(text: string): number {
   const m = /(-?)([\d,]+)\.(\d{2})/.exec(text);
@@ -43,7 +34,7 @@ async function summary(page: Page): Promise<string[]> {
 describe('收费列表 in the browser', () => {
   it('records a partial payment: the row reads 部分收款 and the 合计 changes by the amount', async () => {
     const page = await product.newPage();
-    await passwordLogin(page, DEMO_ADMIN);
+    await signIn(page, product.baseUrl, DEMO_ADMIN);
     await page.goto(`${product.baseUrl}/#/contractFee/sfgl/sflb`);
     await visible(page.locator('tr.ant-table-row'));
     const sums = await summary(page);

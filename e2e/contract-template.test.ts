@@ -5,7 +5,7 @@ import { TEMPLATE_IMPORT_COLUMNS, TEMPLATE_MSG } from '@dzy/shared';
 import ExcelJS from 'exceljs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 const ZHANG = '13800000002';
 
@@ -26,15 +26,6 @@ afterAll(async () => {
 async function snap(page: Page, name: string) {
   const shots = process.env.E2E_SHOTS_DIR;
   if (shots) await page.screenshot({ path: join(shots, `contract-template-${name}.png`) });
-}
-
-async function login(page: Page, account: string) {
-  await page.goto(`${product.baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(account);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
 }
 
 async function openTemplates(page: Page) {
@@ -71,7 +62,7 @@ describe('contract templates in the browser', () => {
 
   it('lists the templates with the spec’s columns, coloured services and the settings tooltip', async () => {
     admin = await product.newPage();
-    await login(admin, DEMO_ADMIN);
+    await signIn(admin, product.baseUrl, DEMO_ADMIN);
     await openTemplates(admin);
     await snap(admin, 'list');
     const headers = await admin.locator('.ant-table-thead th').allInnerTexts();
@@ -215,7 +206,7 @@ describe('contract templates in the browser', () => {
     );
 
     const zhang = await product.newPage();
-    await login(zhang, ZHANG);
+    await signIn(zhang, product.baseUrl, ZHANG);
     await openTemplates(zhang);
     const theirs = zhang.getByRole('switch', { name: '模板状态 社保代缴' });
     await theirs.click();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 const visible = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
 const hidden = (l: Locator) => l.first().waitFor({ state: 'hidden', timeout: 15_000 });
@@ -18,15 +18,6 @@ afterAll(async () => {
 async function snap(page: Page, name: string) {
   const shots = process.env.E2E_SHOTS_DIR;
   if (shots) await page.screenshot({ path: join(shots, `contract-${name}.png`) });
-}
-
-async function passwordLogin(page: Page, account: string) {
-  await page.goto(`${product.baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(account);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
 }
 
 const rowOf = (page: Page, text: string) => page.locator('tr.ant-table-row', { hasText: text });
@@ -56,7 +47,7 @@ describe('contracts in the browser', () => {
 
   it('creates a contract from a template and submits it', async () => {
     page = await product.newPage();
-    await passwordLogin(page, DEMO_ADMIN);
+    await signIn(page, product.baseUrl, DEMO_ADMIN);
     await page.goto(`${product.baseUrl}/#/contract/htgl/htlb`);
     await visible(page.locator('tr.ant-table-row'));
     await snap(page, 'list');

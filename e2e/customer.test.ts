@@ -5,7 +5,7 @@ import { IMPORT_COLUMNS, selectMsgListCall } from '@dzy/shared';
 import ExcelJS from 'exceljs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 const ZHANG = '13800000002';
 const NAME = '杭州云帆数据科技有限公司';
@@ -29,15 +29,6 @@ afterAll(async () => {
 async function snap(page: Page, name: string) {
   const shots = process.env.E2E_SHOTS_DIR;
   if (shots) await page.screenshot({ path: join(shots, `customer-${name}.png`) });
-}
-
-async function passwordLogin(page: Page, account: string) {
-  await page.goto(`${product.baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(account);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
 }
 
 /** Opens 我的客户; the missing-tax-number dialog comes up by itself and is put off. */
@@ -75,7 +66,7 @@ describe('the client-enterprise book in the browser', () => {
 
   it('creates an enterprise with credentials, sees them masked, and reveals them', async () => {
     admin = await product.newPage({ missingTaxDialog: true });
-    await passwordLogin(admin, DEMO_ADMIN);
+    await signIn(admin, product.baseUrl, DEMO_ADMIN);
     await openBook(admin, true);
     await snap(admin, 'list');
     await admin.getByRole('button', { name: /新增客户/ }).click();
@@ -164,7 +155,7 @@ describe('the client-enterprise book in the browser', () => {
     await visible(rowOf(admin, NAME).getByText('张伟'));
 
     const zhang = await product.newPage({ missingTaxDialog: true });
-    await passwordLogin(zhang, ZHANG);
+    await signIn(zhang, product.baseUrl, ZHANG);
     const messages = await zhang.evaluate(async (path) => {
       const res = await fetch(`/api/${path}`, {
         method: 'POST',

@@ -1,14 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BUREAU_MSG, defaultSsq, MSG_TYPE_NAMES } from '@dzy/shared';
 import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../apps/server/test/fresh-database.js';
-import { DEMO_ADMIN, DEMO_PASSWORD, snoozeMissingTaxDialog } from './harness';
+import { DEMO_ADMIN, freePort, launchChromium, signIn, snoozeMissingTaxDialog, waitFor } from './harness';
 
 /**
  * 报税检查 in Chromium against the real server process, whose bureau is a simulator this test runs (so
@@ -22,29 +21,6 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const NODE_TSX = ['--import', 'tsx'];
 
 const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? ok(addr.port) : fail(new Error('no port'))));
-    });
-  });
-}
-
-async function waitFor(url: string, ms: number) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not answer ${url} within ${ms} ms`);
-}
 
 let sim: TaxSim;
 let dataDir: string;
@@ -85,19 +61,7 @@ beforeAll(async () => {
   };
   if (db) execFileSync(TSX, ['apps/server/src/db/seed/cli.ts'], { cwd: ROOT, env, stdio: 'ignore' });
   await startServer();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {
@@ -115,12 +79,7 @@ async function signedInPage(): Promise<Page> {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   await ctx.addInitScript(snoozeMissingTaxDialog);
   const page = await ctx.newPage();
-  await page.goto(`${baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(DEMO_ADMIN);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
+  await signIn(page, baseUrl, DEMO_ADMIN);
   return page;
 }
 

@@ -3,7 +3,7 @@ import { BUREAU_MSG } from '@dzy/shared';
 import { SCENARIO_TAXPAYERS } from '@dzy/tax-sim';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 /** 税务数据 /declare/sjcx in Chromium against the simulated bureau the server starts. */
 
@@ -17,12 +17,7 @@ let page: Page;
 beforeAll(async () => {
   product = await startProduct();
   page = await product.newPage();
-  await page.goto(`${product.baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(DEMO_ADMIN);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
+  await signIn(page, product.baseUrl, DEMO_ADMIN);
 }, 120_000);
 afterAll(async () => {
   await product?.close();

@@ -4,7 +4,7 @@ import { customerCreateCall, HELPER_MSG, HELPER_PORTS } from '@dzy/shared';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUscc } from '../apps/server/test/customer-helpers';
-import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -89,12 +89,7 @@ async function openLogin(qymc: string) {
 async function freshPage() {
   if (page) await page.context().close();
   page = await product.newPage();
-  await page.goto(`${product.baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(DEMO_ADMIN);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
+  await signIn(page, product.baseUrl, DEMO_ADMIN);
 }
 
 beforeAll(async () => {

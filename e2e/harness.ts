@@ -12,7 +12,7 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx');
 export const DEMO_ADMIN = '13800000000';
 export const DEMO_PASSWORD = 'Demo@2026';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -48,19 +48,7 @@ export async function startProduct() {
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(`${baseUrl}/api/health`, 60_000);
 
-  const browser: Browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
 
   return {
     baseUrl,
@@ -97,12 +85,39 @@ export async function startProduct() {
 
 export type Product = Awaited<ReturnType<typeof startProduct>>;
 
+/** Debian's Chromium, headless, with the flags this machine needs (no background networking). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Signs in with a password on the login page, as a user would, and waits for the portal. */
+export async function signIn(page: Page, baseUrl: string, account: string, password = DEMO_PASSWORD) {
+  await page.goto(`${baseUrl}/#/login`);
+  await page.getByPlaceholder('手机号 / 账号').fill(account);
+  await page.getByPlaceholder('密码').fill(password);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await page.waitForURL(/#\/dashboard/);
+}
+
 /** What 暂不补充 leaves in the tab's session storage, for the demo agencies (ids 1 and 2). */
 export function snoozeMissingTaxDialog() {
   for (const orgId of [1, 2, 3]) sessionStorage.setItem(`dzy.noQysh.snoozed.${orgId}`, '1');
 }
 
-async function waitFor(url: string, ms: number) {
+export async function waitFor(url: string, ms: number) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     try {

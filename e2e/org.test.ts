@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 const OPERATOR = '13600000000';
 const APPLY_OK = '您的申请已提交，系统审核后会以短信的形式通知您！';
@@ -13,15 +13,6 @@ beforeAll(async () => {
   product = await startProduct();
 });
 afterAll(() => product?.close());
-
-async function passwordLogin(page: Page, account: string) {
-  await page.goto(`${product.baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(account);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
-}
 
 async function smsSignUp(page: Page, phone: string) {
   await page.goto(`${product.baseUrl}/#/login`);
@@ -67,7 +58,7 @@ async function applyForAgency(page: Page, name: string, tax: string) {
 /** The operator approves the application for `name` on the 入驻审核 page. */
 async function approveAsOperator(name: string) {
   const page = await product.newPage();
-  await passwordLogin(page, OPERATOR);
+  await signIn(page, product.baseUrl, OPERATOR);
   await page.goto(`${product.baseUrl}/#/platform/applications`);
   const row = page.getByRole('row', { name: new RegExp(name) });
   await row.getByRole('button', { name: /通\s*过/ }).click();
@@ -103,7 +94,7 @@ describe('organisations', () => {
   it('a member of two organisations switches between them in the dialog', async () => {
     const name = '西湖二号财税咨询有限公司';
     const page = await product.newPage();
-    await passwordLogin(page, DEMO_ADMIN);
+    await signIn(page, product.baseUrl, DEMO_ADMIN);
     await expect.poll(() => headerOrg(page).textContent()).toBe('演示财税代理有限公司');
 
     // The administrator opens a second agency of their own.

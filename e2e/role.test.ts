@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 const ZHANG = '13800000002';
 const EDIT_BUTTONS = ['新增部门', '新增下级部门', '编辑部门', '删除部门'];
@@ -13,15 +13,6 @@ beforeAll(async () => {
   product = await startProduct();
 });
 afterAll(() => product?.close());
-
-async function passwordLogin(page: Page, account: string) {
-  await page.goto(`${product.baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(account);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
-}
 
 /** Opens 设置角色 for a member on the 成员角色 tab, ticks or unticks roles, and saves. */
 async function setRoles(page: Page, member: string, roles: Record<string, boolean>) {
@@ -55,7 +46,7 @@ async function editButtonsOn(page: Page): Promise<string[]> {
 describe('roles and permissions: the buttons follow the roles', () => {
   it('the administrator builds a role in the permission tree and gives 张伟 部门主管; the buttons come and go with it', async () => {
     const admin = await product.newPage();
-    await passwordLogin(admin, DEMO_ADMIN);
+    await signIn(admin, product.baseUrl, DEMO_ADMIN);
     await admin.goto(`${product.baseUrl}/#/nested/manage/role`);
     await visible(admin.getByRole('cell', { name: '部门主管' }));
 
@@ -89,7 +80,7 @@ describe('roles and permissions: the buttons follow the roles', () => {
     await visible(admin.getByRole('row', { name: /张伟/ }).getByText('部门主管'));
 
     const zhang = await product.newPage();
-    await passwordLogin(zhang, ZHANG);
+    await signIn(zhang, product.baseUrl, ZHANG);
     // 普通员工 alone shows no 部门管理 in the menu.
     await zhang.goto(`${product.baseUrl}/#/nested/manage/department`);
     await visible(zhang.getByRole('cell', { name: /李晓梅/ }));
@@ -112,7 +103,7 @@ describe('roles and permissions: the buttons follow the roles', () => {
 
   it('the default role cannot be deleted, and deleting another asks first', async () => {
     const admin = await product.newPage();
-    await passwordLogin(admin, DEMO_ADMIN);
+    await signIn(admin, product.baseUrl, DEMO_ADMIN);
     await admin.goto(`${product.baseUrl}/#/nested/manage/role`);
     await visible(admin.getByRole('cell', { name: '部门查看' }));
     expect(

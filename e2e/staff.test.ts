@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PASSWORD, type Product, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 const AGENCY = '演示财税代理有限公司';
 const INVITEE = '13800000009';
@@ -21,15 +21,6 @@ async function snap(page: Page, name: string) {
   if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
 }
 
-async function passwordLogin(page: Page, account: string) {
-  await page.goto(`${product.baseUrl}/#/login`);
-  await page.getByPlaceholder('手机号 / 账号').fill(account);
-  await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL(/#\/dashboard/);
-}
-
 /** The 客户数 cell of a member's row in the staff table. */
 async function clientCountOf(page: Page, name: string): Promise<string> {
   const row = page.getByRole('row', { name: new RegExp(name) });
@@ -42,7 +33,7 @@ describe('staff administration in the browser', () => {
 
   it('the administrator invites 13800000009 and sees it in the invite log', async () => {
     admin = await product.newPage();
-    await passwordLogin(admin, DEMO_ADMIN);
+    await signIn(admin, product.baseUrl, DEMO_ADMIN);
     await admin.goto(`${product.baseUrl}/#/nested/manage/staff`);
     await visible(admin.getByRole('row', { name: /张伟/ }));
     await admin.getByRole('button', { name: '邀请员工' }).click();

@@ -11,7 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import { inScope } from '../src/db/client.js';
 import { contracts, enterprises, receivables } from '../src/db/schema/index.js';
 import { addDays } from '../src/modules/contract/contract-dates.js';
-import { chinaDate } from '../src/modules/message/message.jobs.js';
+import { chinaDate } from '../src/plugins/jobs.js';
 import type { TestApp } from './harness.js';
 
 export const today = () => chinaDate();

@@ -5,11 +5,11 @@ import { inScope } from '../src/db/client.js';
 import { enterprises, jobs, messages } from '../src/db/schema/index.js';
 import {
   CLEANUP_QUEUE,
-  chinaDate,
   EXPIRY_QUEUE,
   EXPIRY_SCAN_QUEUE,
   scheduleDailyJobs,
 } from '../src/modules/message/message.jobs.js';
+import { chinaDate } from '../src/plugins/jobs.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { AGENCY, jobsDone, messagesOf, testDeps } from './message-helpers.js';
 import { ID, ZHANG } from './staff-helpers.js';

@@ -150,3 +150,47 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
     },
   };
 }
+
+/** Today's date in China (the agencies' day), YYYY-MM-DD. */
+export function chinaDate(at = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Shanghai',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}
+
+/** How often a daily timer looks whether a new day began. */
+const DAILY_CHECK_EVERY_MS = 10 * 60_000;
+
+/**
+ * Runs `schedule(date)` once per day in China while the server is up (not in unit tests, which call
+ * their schedule themselves; `DAILY_JOBS=0` turns it off). The schedule creates jobs keyed by the date,
+ * so several server processes (or several ticks) create each day's jobs once.
+ */
+export function startDailyTimer(
+  app: { log: FastifyBaseLogger; addHook(name: 'onReady' | 'onClose', hook: () => Promise<void>): unknown },
+  what: string,
+  schedule: (date: string) => Promise<unknown>,
+) {
+  if (process.env.NODE_ENV === 'test' || process.env.DAILY_JOBS === '0') return;
+  let lastDate = '';
+  let timer: NodeJS.Timeout | undefined;
+  const tick = async () => {
+    const date = chinaDate();
+    if (date === lastDate) return;
+    try {
+      await schedule(date);
+      lastDate = date;
+    } catch (err) {
+      app.log.error({ err }, `scheduling the daily ${what} failed`);
+    }
+  };
+  app.addHook('onReady', async () => {
+    void tick();
+    timer = setInterval(() => void tick(), DAILY_CHECK_EVERY_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}

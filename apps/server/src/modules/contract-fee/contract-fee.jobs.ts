@@ -1,19 +1,15 @@
 import { FEE_REMIND_DAYS, feeYuan } from '@dzy/shared';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { inScope } from '../../db/client.js';
 import { contracts, enterprises, memberships, organisations, receivables } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
-import { enqueue, type JobHandler } from '../../plugins/jobs.js';
+import { chinaDate, enqueue, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
 import { addDays, daysBetween } from '../contract/contract-dates.js';
-import { chinaDate } from '../message/message.jobs.js';
 import { notifyEvent } from '../message/notify.js';
 
 export const FEE_SCAN_QUEUE = 'fee.remind-scan';
 export const FEE_REMIND_QUEUE = 'fee.remind';
-
-/** How often the timer looks whether a new day began. */
-const CHECK_EVERY_MS = 10 * 60_000;
 
 /**
  * Creates the day's fee-reminder scan of every agency. The key holds the date, so several server
@@ -34,27 +30,9 @@ export async function scheduleFeeReminders(deps: Deps, date = chinaDate()): Prom
   return agencies.length;
 }
 
-/** Starts the daily timer with the server (not in tests, which call scheduleFeeReminders themselves). */
+/** Starts the daily timer with the server. */
 export function startFeeSchedule(app: FastifyInstance, deps: Deps) {
-  if (process.env.NODE_ENV === 'test' || process.env.DAILY_JOBS === '0') return;
-  let lastDate = '';
-  let timer: NodeJS.Timeout | undefined;
-  const tick = async (log: FastifyBaseLogger) => {
-    const date = chinaDate();
-    if (date === lastDate) return;
-    try {
-      await scheduleFeeReminders(deps, date);
-      lastDate = date;
-    } catch (err) {
-      log.error({ err }, 'scheduling the daily fee reminders failed');
-    }
-  };
-  app.addHook('onReady', async () => {
-    void tick(app.log);
-    timer = setInterval(() => void tick(app.log), CHECK_EVERY_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  startDailyTimer(app, 'fee reminders', (date) => scheduleFeeReminders(deps, date));
 }
 
 /** The reminder text for one period on `date`. */

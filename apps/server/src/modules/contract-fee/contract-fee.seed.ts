@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { charges, contracts, enterprises, receivables } from '../../db/schema/index.js';
+import { chinaDate } from '../../plugins/jobs.js';
 import { addDays, addMonths } from '../contract/contract-dates.js';
-import { chinaDate } from '../message/message.jobs.js';
 
 const PAYERS = ['财务部', '出纳', '法人代表', '总经理办公室'];
 const METHODS = ['2', '2', '3', '4', '1', '9'] as const;

@@ -15,8 +15,8 @@ import type { Tx } from '../../db/client.js';
 import { charges, contracts, receivables } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { AppError } from '../../plugins/errors.js';
+import { chinaDate } from '../../plugins/jobs.js';
 import { contractStatusOf } from '../contract/contract-status.js';
-import { chinaDate } from '../message/message.jobs.js';
 import { isUniqueViolation } from '../role/member.repo.js';
 import { type FeeAccess, feeEditable, feeVisible } from './contract-fee.repo.js';
 

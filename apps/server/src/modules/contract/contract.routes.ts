@@ -35,7 +35,7 @@ import {
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
-import { chinaDate } from '../message/message.jobs.js';
+import { chinaDate } from '../../plugins/jobs.js';
 import { likeTerm } from '../role/member.repo.js';
 import {
   type ContractAccess,

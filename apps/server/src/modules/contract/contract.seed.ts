@@ -2,7 +2,7 @@ import { fenToYuan } from '@dzy/shared';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { contractTemplateLines, contractTemplates, enterprises, memberships } from '../../db/schema/index.js';
-import { chinaDate } from '../message/message.jobs.js';
+import { chinaDate } from '../../plugins/jobs.js';
 import { createContract, type NewContract, terminateContract } from './contract.service.js';
 import { addDays, addMonths } from './contract-dates.js';
 

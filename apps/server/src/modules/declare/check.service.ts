@@ -1,5 +1,6 @@
 import { BUREAU_MSG, BureauError, type CollectedData, MSG_TYPE, type MsgType } from '@dzy/shared';
 import type { Deps } from '../../plugins/calls.js';
+import { chinaDate } from '../../plugins/jobs.js';
 import { type EnterpriseRow, personalLoginInput, type TxAccess, withBureauSession } from './bureau-login.js';
 
 /**
@@ -19,13 +20,8 @@ export interface CheckOutcome {
   session?: string;
 }
 
-/** Today in China (the membership expiry hydqsj is a calendar date there). */
-export function todayInChina(now = new Date()): string {
-  return new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-}
-
 /** The membership has ended: its expiry date is before today, or its status qyzt is '3' (expired). */
-export const serviceExpired = (e: Pick<EnterpriseRow, 'hydqsj' | 'qyzt'>, today = todayInChina()) =>
+export const serviceExpired = (e: Pick<EnterpriseRow, 'hydqsj' | 'qyzt'>, today = chinaDate()) =>
   e.qyzt === '3' || (e.hydqsj !== null && e.hydqsj < today);
 
 /** The month after `ssq` ends the filing window of that period: filed returns are looked up till then. */
@@ -48,7 +44,7 @@ export async function checkEnterprise(
   ssq: string,
   opts: { cached?: string | null; today?: string } = {},
 ): Promise<CheckOutcome> {
-  const today = opts.today ?? todayInChina();
+  const today = opts.today ?? chinaDate();
   if (serviceExpired(e, today)) return fail(MSG_TYPE.serviceExpired, BUREAU_MSG.serviceExpired);
   if (!e.qysh) return fail(MSG_TYPE.etaxIncomplete, BUREAU_MSG.etaxIncomplete);
 

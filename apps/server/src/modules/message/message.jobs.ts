@@ -1,28 +1,15 @@
 import { EXPIRED_MARK, MESSAGE_KEEP_MONTHS } from '@dzy/shared';
 import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { inScope } from '../../db/client.js';
 import { enterprises, memberships, messages, organisations } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
-import { enqueue, type JobHandler } from '../../plugins/jobs.js';
+import { chinaDate, enqueue, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
 import { notifyEvent } from './notify.js';
 
 export const CLEANUP_QUEUE = 'message.cleanup';
 export const EXPIRY_SCAN_QUEUE = 'message.expiry-scan';
 export const EXPIRY_QUEUE = 'message.expiry';
-
-/** How often the timer looks whether a new day began (the day's jobs are created once). */
-const CHECK_EVERY_MS = 10 * 60_000;
-
-/** Today's date in China (the agencies' day), YYYY-MM-DD. */
-export function chinaDate(at = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Shanghai',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
-}
 
 /**
  * Creates the day's jobs of every agency: delete its messages older than six months, look for clients
@@ -49,27 +36,9 @@ export async function scheduleDailyJobs(deps: Deps, date = chinaDate()): Promise
   return agencies.length;
 }
 
-/** Starts the daily timer with the server (not in unit tests, which call scheduleDailyJobs themselves). */
+/** Starts the daily timer with the server. */
 export function startDailySchedule(app: FastifyInstance, deps: Deps) {
-  if (process.env.NODE_ENV === 'test' || process.env.DAILY_JOBS === '0') return;
-  let lastDate = '';
-  let timer: NodeJS.Timeout | undefined;
-  const tick = async (log: FastifyBaseLogger) => {
-    const date = chinaDate();
-    if (date === lastDate) return;
-    try {
-      await scheduleDailyJobs(deps, date);
-      lastDate = date;
-    } catch (err) {
-      log.error({ err }, 'scheduling the daily message jobs failed');
-    }
-  };
-  app.addHook('onReady', async () => {
-    void tick(app.log);
-    timer = setInterval(() => void tick(app.log), CHECK_EVERY_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  startDailyTimer(app, 'message jobs', (date) => scheduleDailyJobs(deps, date));
 }
 
 const base = { perAgencyCap: 1, workers: 1, leaseSeconds: 300, maxAttempts: 3 } as const;
