@@ -1,8 +1,11 @@
 import {
   BUREAU_MSG,
+  CHECK_MSG,
   type CheckLog,
   type CheckRate,
+  type CheckStartReply,
   CODE,
+  CONTRACT_WARNING,
   checkCountCall,
   checkListCall,
   checkQyshCountCall,
@@ -11,10 +14,12 @@ import {
   checkStartCall,
   checkStopCall,
   chooserListCall,
+  contractStatusCall,
   defaultSsq,
   failCheckListCall,
   lastCheckInfoCall,
   type SummaryLog,
+  saveReminderSettingsCall,
 } from '@dzy/shared';
 import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -340,6 +345,39 @@ describe('validation, tenancy and data scope', () => {
     expect(adminLogs.data.list.some((l) => l.id === s.data.batchId)).toBe(true);
     const acctLogs = await t.call<Page<SummaryLog>>(checkListCall.path, {}, acct);
     expect(acctLogs.data.list.map((l) => l.id)).toEqual([s.data.batchId]);
+  }, 60_000);
+
+  it('the 申报 contract reminder at level 2 keeps its enterprises out of the check; all of them blocked is refused', async () => {
+    // Demo clients without any contract show 企业无有效合同; 提醒并限制操作 for 申报 (sb) blocks them.
+    const noContract: number[] = [];
+    for (const e of ents) {
+      const s = await t.call<{ htstatus: string; sfdq: string }>(contractStatusCall.path, { aeiId: e.id }, admin);
+      if (s.data.htstatus === '3' && s.data.sfdq === '0') noContract.push(e.id);
+    }
+    expect(noContract.length).toBeGreaterThan(1);
+    const withContract = ents.find((e) => !noContract.includes(e.id));
+    expect(withContract).toBeDefined();
+    expect((await t.call(saveReminderSettingsCall.path, { sb_wyxht: 2 }, admin)).code).toBe(CODE.OK);
+    try {
+      const r = await t.call<CheckStartReply>(
+        checkStartCall.path,
+        { ssq, scope: 'selected', aeiIds: [withContract?.id ?? 0, ...noContract] },
+        admin,
+      );
+      expect(r.code, r.msg).toBe(CODE.OK);
+      expect(r.data.totalNum).toBe(1);
+      expect(r.data.blocked.map((b) => b.aeiId).sort()).toEqual([...noContract].sort());
+      expect(new Set(r.data.blocked.map((b) => b.warning))).toEqual(new Set([CONTRACT_WARNING.noContract]));
+      await waitFinished(t, admin, r.data.batchId);
+      expect([...(await byId(r.data.batchId)).keys()]).toEqual([withContract?.id]);
+
+      const one = await start({ scope: 'selected', aeiIds: [noContract[0]] });
+      expect([one.code, one.msg]).toEqual([CODE.CONFLICT, CONTRACT_WARNING.noContract]);
+      const all = await start({ scope: 'selected', aeiIds: noContract });
+      expect([all.code, all.msg]).toEqual([CODE.CONFLICT, CHECK_MSG.allBlocked]);
+    } finally {
+      await t.call(saveReminderSettingsCall.path, { sb_wyxht: 0 }, admin);
+    }
   }, 60_000);
 
   it('start and stop go to the audit log', async () => {

@@ -1,4 +1,13 @@
-import { CODE, ETAX_MSG, type EtaxLoginParams, etaxGrantCall, helperRedeemCall, helperResultCall } from '@dzy/shared';
+import {
+  CODE,
+  CONTRACT_WARNING,
+  ETAX_MSG,
+  type EtaxLoginParams,
+  etaxGrantCall,
+  helperRedeemCall,
+  helperResultCall,
+  saveReminderSettingsCall,
+} from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, create, ENT, OTHER_ADMIN, stored, withDefaultPerms, ZHANG } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
@@ -69,6 +78,19 @@ describe('user/etax/helperGrant', () => {
     const r = await grantFor(bare.data.id);
     expect(r.code).toBe(CODE.BAD_REQUEST);
     expect(r.msg).toBe(ETAX_MSG.noAccount);
+  });
+
+  it("refuses an enterprise the client book's contract reminder blocks (level 2), with its warning", async () => {
+    // A new client has no contract: 企业无有效合同 at level 2 (提醒并限制操作) for the client book (kh).
+    expect((await t.call(saveReminderSettingsCall.path, { kh_wyxht: 2 }, admin)).code).toBe(CODE.OK);
+    const blocked = await grantFor(entId);
+    expect([blocked.code, blocked.msg]).toEqual([CODE.CONFLICT, CONTRACT_WARNING.noContract]);
+    const grants = await t.ownerQuery('select 1 from etax_login_grants where enterprise_id = $1', [entId]);
+    // Level 1 only warns: the login goes on.
+    expect((await t.call(saveReminderSettingsCall.path, { kh_wyxht: 1 }, admin)).code).toBe(CODE.OK);
+    expect((await grantFor(entId)).code).toBe(CODE.OK);
+    const after = await t.ownerQuery('select 1 from etax_login_grants where enterprise_id = $1', [entId]);
+    expect(after.length).toBe(grants.length + 1);
   });
 
   it("refuses another agency's enterprise and one outside the caller's data scope", async () => {

@@ -103,10 +103,10 @@ export const CONTRACT_WARNING = {
 
 /** Reminder sources ly: where a warning is shown and, at level 2, what it blocks. */
 export const REMINDER_SOURCES = [
-  { ly: 'kh', label: '客户管理', blocks: '停止/恢复服务、分配客户等客户操作' },
+  { ly: 'kh', label: '客户管理', blocks: '登录电子税务局' },
   { ly: 'sb', label: '申报', blocks: '报税检查' },
-  { ly: 'fp', label: '发票', blocks: '开票' },
-  { ly: 'jz', label: '记账', blocks: '记账' },
+  { ly: 'fp', label: '发票', blocks: '开票（发票模块上线后生效）' },
+  { ly: 'jz', label: '记账', blocks: '记账（记账模块上线后生效）' },
 ] as const;
 export type ReminderSource = (typeof REMINDER_SOURCES)[number]['ly'];
 export const REMINDER_LY = REMINDER_SOURCES.map((s) => s.ly) as [ReminderSource, ...ReminderSource[]];

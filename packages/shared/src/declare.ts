@@ -41,6 +41,9 @@ export const CHECK_MSG = {
   ssqFormat: '请选择月份（yyyy-MM）',
   ssqRange: `须在${SSQ_MIN}至上月之间`,
   noTaxNumber: '企业税号未填写',
+  /** Every chosen enterprise is blocked by the 申报 contract reminder (level 2, 提醒并限制操作). */
+  allBlocked: '所选企业均因合同欠费、到期或无有效合同被限制检查，请续费、新建合同或在合同提醒设置中调整后再检查',
+  blockedTitle: '以下企业因合同提醒被限制，未检查',
 } as const;
 
 /** The tax period a check defaults to: the previous month (the period being filed now), YYYY-MM. */
@@ -137,8 +140,13 @@ export const checkStartCall = defineCall({
       aeiIds: z.array(idSchema).max(CHECK_SELECT_MAX, `一次最多检查${CHECK_SELECT_MAX}家企业`).default([]),
     })
     .refine((b) => b.scope === 'all' || b.aeiIds.length > 0, { message: CHECK_MSG.chooseEnterprise }),
-  data: checkRateSchema,
+  data: checkRateSchema.extend({
+    /** Enterprises left out because their 申报 (sb) contract reminder is at level 2, with the warning each shows. */
+    blocked: z.array(z.object({ aeiId: z.number(), qymc: z.string(), qysh: z.string(), warning: z.string() })),
+  }),
 });
+
+export type CheckStartReply = z.infer<typeof checkStartCall.data>;
 
 const batchBody = z.strictObject({ batchId: idSchema.optional() });
 

@@ -106,3 +106,29 @@ export async function contractWarningsOf(
   for (const [id, s] of status) out.set(id, { ...s, ...contractWarningOf(s, setting) });
   return out;
 }
+
+/** Level 2 of a source's reminder setting: the warning is shown and the source's action refused. */
+export const CONTRACT_BLOCK_LEVEL = 2;
+
+/**
+ * The enterprises whose contract warning of `ly` blocks the source's action (level 2), with the warning
+ * each one shows. The actions that ask: 报税检查 (sb) leaves them out of the batch, 登录电子税务局 from
+ * the client book (kh) is refused.
+ */
+export async function contractBlocks(
+  tx: Queryable,
+  agencyId: number,
+  enterpriseIds: readonly number[],
+  ly: ReminderSource,
+  today: string,
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  const setting = reminderSettingOf(await reminderSettingsOf(tx, agencyId), ly);
+  // Most agencies only warn: then nothing blocks and the status of the enterprises is not needed.
+  if (Math.max(setting.qf, setting.dq, setting.wyxht) < CONTRACT_BLOCK_LEVEL) return out;
+  for (const [id, s] of await contractStatusOf(tx, enterpriseIds, today)) {
+    const w = contractWarningOf(s, setting);
+    if (w.level >= CONTRACT_BLOCK_LEVEL && w.warning) out.set(id, w.warning);
+  }
+  return out;
+}

@@ -19,7 +19,9 @@ import { audit } from '../../lib/audit.js';
 import { dataScope } from '../../lib/data-scope.js';
 import { type Served, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
+import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
+import { contractBlocks } from '../contract/contract-status.js';
 import { likeTerm } from '../role/member.repo.js';
 import { checkJob, publishRate } from './check.jobs.js';
 import {
@@ -61,7 +63,7 @@ const start = serve(checkStartCall, async ({ body, session, tx, req, deps, after
   if (running) throw new AppError(CODE.CONFLICT, CHECK_MSG.busyRunning);
 
   const wanted = [...new Set(body.aeiIds)];
-  const chosen = await tx
+  let chosen = await tx
     .select({ id: enterprises.id, qysh: enterprises.qysh, qymc: enterprises.qymc })
     .from(enterprises)
     .where(
@@ -78,6 +80,21 @@ const start = serve(checkStartCall, async ({ body, session, tx, req, deps, after
     throw new AppError(CODE.NOT_FOUND, CHECK_MSG.notYours);
   }
   if (chosen.length === 0) throw new AppError(CODE.EMPTY, CHECK_MSG.noEnterprise);
+  // The 申报 contract reminder at level 2 (提醒并限制操作) keeps an enterprise out of the check.
+  const blocks = await contractBlocks(
+    tx,
+    agencyId,
+    chosen.map((e) => e.id),
+    'sb',
+    chinaDate(),
+  );
+  const blocked = chosen
+    .filter((e) => blocks.has(e.id))
+    .map((e) => ({ aeiId: e.id, qymc: e.qymc, qysh: e.qysh, warning: blocks.get(e.id) ?? '' }));
+  if (blocked.length > 0) chosen = chosen.filter((e) => !blocks.has(e.id));
+  if (chosen.length === 0) {
+    throw new AppError(CODE.CONFLICT, blocked.length === 1 ? (blocked[0]?.warning ?? '') : CHECK_MSG.allBlocked);
+  }
 
   const [batch] = await tx
     .insert(checkBatches)
@@ -106,9 +123,10 @@ const start = serve(checkStartCall, async ({ body, session, tx, req, deps, after
     ssq: body.ssq,
     scope: body.scope,
     totalNum: chosen.length,
+    blocked: blocked.map((b) => b.aeiId),
   });
   afterCommit(() => deps.wakeJobs());
-  return rateOf(batch);
+  return { ...rateOf(batch), blocked };
 });
 
 const rate = serve(checkRateCall, async ({ body, session, tx }) => {

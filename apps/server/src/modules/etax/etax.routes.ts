@@ -14,6 +14,8 @@ import { enterprises, etaxLoginGrants } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
+import { chinaDate } from '../../plugins/jobs.js';
+import { contractBlocks } from '../contract/contract-status.js';
 import { agencyOf, requireEnterprise } from '../customer/customer.repo.js';
 import { grantAgency, hashGrant, loginParams, newGrant } from './etax.service.js';
 
@@ -28,6 +30,9 @@ export const etaxModule: ServerModule = {
       const e = await requireEnterprise(tx, session, body.aeiId);
       // Refuse now, with the check's words, rather than after the helper found nothing to log in with.
       loginParams(deps.config.secretKey, e);
+      // The client book's contract reminder at level 2 (提醒并限制操作) refuses the login with its warning.
+      const blocked = (await contractBlocks(tx, agencyId, [e.id], 'kh', chinaDate())).get(e.id);
+      if (blocked) throw new AppError(CODE.CONFLICT, blocked);
       const { grant, tokenHash } = newGrant(agencyId);
       await tx.insert(etaxLoginGrants).values({
         tokenHash,

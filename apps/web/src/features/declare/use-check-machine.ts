@@ -5,6 +5,7 @@ import {
   CHECK_PUSH_TYPE,
   CHECK_RESET_MS,
   type CheckRate,
+  type CheckStartReply,
   checkRateCall,
   checkStartCall,
   checkStopCall,
@@ -24,7 +25,9 @@ export type IsChecks = (typeof IS_CHECKS)[keyof typeof IS_CHECKS];
  * pushed), 2 finished (polling stops; the UI resets to idle 3 s later). The wait is abandoned after
  * 10 polls without progress: 检查出错, the check is stopped and the UI reset.
  */
-export function useCheckMachine() {
+export type BlockedEnterprise = CheckStartReply['blocked'][number];
+
+export function useCheckMachine(opts: { onBlocked?: (list: BlockedEnterprise[]) => void } = {}) {
   const queryClient = useQueryClient();
   const [isChecks, setIsChecks] = useState<IsChecks>(IS_CHECKS.idle);
   const [rate, setRate] = useState<CheckRate | null>(null);
@@ -147,6 +150,7 @@ export function useCheckMachine() {
     const r = await call(checkStartCall, body).catch(() => null);
     if (!r) return false;
     toast('success', CHECK_MSG.started);
+    if (r.blocked.length > 0) opts.onBlocked?.(r.blocked);
     follow(r);
     void refreshLists();
     return true;

@@ -1,5 +1,13 @@
 import { PauseCircleOutlined, PlayCircleOutlined, SelectOutlined } from '@ant-design/icons';
-import { type ChooserItem, checkQyshCountCall, defaultSsq, IS_CHECKS, lastCheckInfoCall, SSQ_MIN } from '@dzy/shared';
+import {
+  CHECK_MSG,
+  type ChooserItem,
+  checkQyshCountCall,
+  defaultSsq,
+  IS_CHECKS,
+  lastCheckInfoCall,
+  SSQ_MIN,
+} from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, DatePicker, Progress, Radio, Space, Tabs, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -29,7 +37,29 @@ export function CheckPage() {
 
 function CheckPageBody() {
   const { modal } = App.useApp();
-  const m = useCheckMachine();
+  const m = useCheckMachine({
+    onBlocked: (list) =>
+      modal.warning({
+        title: CHECK_MSG.blockedTitle,
+        width: 560,
+        content: (
+          <div className="dzy-check-blocked">
+            <Typography.Paragraph type="secondary">
+              合同提醒设置中「申报」为提醒并限制操作：这些企业须续费或新建合同后才能检查，其余企业照常检查。
+            </Typography.Paragraph>
+            <ul>
+              {list.map((b) => (
+                <li key={b.aeiId}>
+                  <Typography.Text strong>{b.qymc}</Typography.Text>
+                  <Typography.Text type="danger">{b.warning}</Typography.Text>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ),
+        okText: '知道了',
+      }),
+  });
   const [ssq, setSsq] = useState<Dayjs>(dayjs(`${defaultSsq()}-01`));
   const [scope, setScope] = useState<'all' | 'selected'>('all');
   const [chosen, setChosen] = useState<ChooserItem[]>([]);
