@@ -10,6 +10,8 @@ export default defineConfig({
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Each file has its own database; on two cores the default would run one file at a time.
+          maxWorkers: 2,
         },
       },
       {
@@ -18,7 +20,8 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two files at once: each has its own server, database and browser; most of a journey is waiting.
+          maxWorkers: 2,
         },
       },
     ],

@@ -53,15 +53,14 @@ export async function detail(t: TestApp, cookie: string, id: number) {
 }
 
 let n = 0;
+const usccStart = Math.floor(Math.random() * 800_000);
 /** A fresh valid unified social credit code (check character computed). */
 export function newUscc(): string {
   n += 1;
   const chars = '0123456789ABCDEFGHJKLMNPQRTUWXY';
   const w = [1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28];
-  const first17 = `91330106MA${String(100000 + n * 7 + Math.floor(Math.random() * 5000)).padStart(6, '0')}X`.slice(
-    0,
-    17,
-  );
+  // Distinct within the process (a random start, then one apart), so two calls never collide.
+  const first17 = `91330106MA${String(100000 + ((usccStart + n) % 900000)).padStart(6, '0')}X`.slice(0, 17);
   let sum = 0;
   for (let i = 0; i < 17; i++) sum += chars.indexOf(first17.charAt(i)) * (w[i] ?? 0);
   return first17 + chars.charAt((31 - (sum % 31)) % 31);
