@@ -20,8 +20,8 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Two files at once: each has its own server, database and browser; most of a journey is waiting.
-          maxWorkers: 2,
+          // One file at a time: two at once on two cores made journeys miss 3-second toasts.
+          fileParallelism: false,
         },
       },
     ],
