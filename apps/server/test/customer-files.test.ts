@@ -31,6 +31,7 @@ import {
   ZHANG,
 } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
+import { zipBomb } from './zip-helpers.js';
 
 let t: TestApp;
 let admin: string;
@@ -199,6 +200,7 @@ describe('import (importAgencyEnterprise, a job)', () => {
       [{ name: 'a.xlsx', data: Buffer.concat([plainZip(), Buffer.alloc(5 * 1024 * 1024)]) }, 413, IMPORT_MSG.tooLarge],
       [{ name: 'a.xlsx', data: await xlsx(['名称', '税号'], [['甲', '123456']]) }, 400, IMPORT_MSG.header],
       [{ name: 'a.xlsx', data: await xlsx(IMPORT_COLUMNS, []) }, 400, IMPORT_MSG.empty],
+      [{ name: 'a.xlsx', data: zipBomb() }, 400, IMPORT_MSG.tooBig],
     ];
     for (const [file, status, msg] of cases) {
       const r = await upload(t, CUSTOMER_FILES.importUpload, admin, file);

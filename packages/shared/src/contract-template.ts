@@ -395,6 +395,8 @@ export const TEMPLATE_IMPORT_MSG = {
   header: '表头与模板不一致，请下载最新模板填写，不要修改表头',
   empty: '文件中没有可导入的数据',
   tooManyRows: (n: number) => `单次最多导入${n}行，请分批导入`,
+  tooBig: '文件解压后超过 50MB，请删除无关的工作表和图片后再上传',
+  busy: '本机构有文件正在解析，请稍候几秒再上传',
   notes: [
     `单次最多导入${TEMPLATE_IMPORT_MAX}个模板`,
     '请勿修改表头',

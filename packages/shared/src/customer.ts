@@ -865,6 +865,8 @@ export const IMPORT_MSG = {
   header: '表头与模板不一致，请下载最新模板填写，不要修改表头',
   empty: '文件中没有可导入的数据',
   oneFile: '当前限制上传 1 个文件',
+  tooBig: '文件解压后超过 50MB，请删除无关的工作表和图片后再上传',
+  busy: '本机构有文件正在解析，请稍候几秒再上传',
   result: (ok: number, fail: number, skip: number) => `导入成功${ok}条，失败${fail}条，未导入${skip}条`,
 } as const;
 

@@ -24,7 +24,10 @@ export interface JobHandler {
   perAgencyCap: number;
   /** Workers of this queue in this process. */
   workers: number;
-  /** How long a claimed job is its worker's; after that another worker takes it again. */
+  /**
+   * How long a claimed job is its worker's without news: the runner renews the lease every third of it
+   * while the handler runs, so a crashed worker's job is taken again within this time. Keep it short.
+   */
   leaseSeconds: number;
   maxAttempts: number;
   run(ctx: JobContext): Promise<Record<string, unknown> | undefined>;
@@ -40,6 +43,13 @@ export async function enqueue(
     .values(job)
     .onConflictDoNothing({ target: [jobs.queue, jobs.key] });
 }
+
+/**
+ * Lets waiting requests run before a job's next batch. PGlite executes on the main thread, so a job
+ * that runs its batches back to back would hold every request until it ends; setImmediate puts the
+ * next batch behind the I/O (incoming requests) that arrived meanwhile.
+ */
+export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 250);
 
@@ -74,13 +84,30 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
     };
   }
 
+  /** Only the worker holding the claim (same attempt) may write the job's state: a retaken job is fenced off. */
+  const held = (job: JobRow) => and(eq(jobs.id, job.id), eq(jobs.state, 'running'), eq(jobs.attempts, job.attempts));
+
   async function finish(job: JobRow, set: Partial<typeof jobs.$inferInsert>) {
     await inScope(deps.db.app, { agencyId: job.agencyId, userId: null }, (tx) =>
-      tx
-        .update(jobs)
-        .set(set)
-        .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running'))),
+      tx.update(jobs).set(set).where(held(job)),
     );
+  }
+
+  /** Renews the lease every third of it while the handler runs; a lost database only skips a beat. */
+  function heartbeat(h: JobHandler, job: JobRow): () => void {
+    const timer = setInterval(
+      () => {
+        inScope(deps.db.app, { agencyId: job.agencyId, userId: null }, (tx) =>
+          tx
+            .update(jobs)
+            .set({ lockedUntil: sql`now() + make_interval(secs => ${h.leaseSeconds})` })
+            .where(held(job)),
+        ).catch((err) => log.warn({ err, job: job.id }, 'job heartbeat failed'));
+      },
+      (h.leaseSeconds * 1000) / 3,
+    );
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   async function runOne(h: JobHandler, job: JobRow) {
@@ -94,6 +121,7 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
           await tx.update(jobs).set({ progress }).where(eq(jobs.id, job.id));
         }),
     };
+    const stopBeating = heartbeat(h, job);
     try {
       const result = await h.run(ctx);
       await finish(job, { state: 'done', result: result ?? {}, finishedAt: new Date(), lockedUntil: null });
@@ -106,7 +134,9 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
         retry
           ? { state: 'queued', error, runAfter: new Date(Date.now() + backoffMs(job.attempts)), lockedUntil: null }
           : { state: 'failed', error, finishedAt: new Date(), lockedUntil: null },
-      );
+      ).catch((e) => log.warn({ err: e, job: job.id }, 'recording a job failure failed; its lease will run out'));
+    } finally {
+      stopBeating();
     }
   }
 

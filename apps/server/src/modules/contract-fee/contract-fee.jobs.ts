@@ -48,7 +48,7 @@ export function feeReminderText(
   return `${head}将于 ${p.dueDate} 到期（还有 ${-late} 天），尚未收 ¥${unpaid}，请及时收款。`;
 }
 
-const base = { perAgencyCap: 1, workers: 1, leaseSeconds: 300, maxAttempts: 3 } as const;
+const base = { perAgencyCap: 1, workers: 1, leaseSeconds: 30, maxAttempts: 3 } as const;
 
 export const feeJobs: JobHandler[] = [
   {

@@ -61,7 +61,12 @@ const sendXlsx = (reply: FastifyReply, body: Buffer | ReturnType<typeof createRe
     .send(body);
 
 /** The one uploaded .xlsx (field `file`), read and checked: type, size, header, rows. */
-async function readUpload(req: FastifyRequest, columns: readonly string[], maxRows: number): Promise<SheetRow[]> {
+async function readUpload(
+  req: FastifyRequest,
+  columns: readonly string[],
+  maxRows: number,
+  agencyId: number,
+): Promise<SheetRow[]> {
   if (!req.isMultipart()) throw new AppError(CODE.BAD_REQUEST, TEMPLATE_IMPORT_MSG.noFile);
   let buf: Buffer;
   let fileName: string;
@@ -89,11 +94,13 @@ async function readUpload(req: FastifyRequest, columns: readonly string[], maxRo
     throw new AppError(CODE.BAD_REQUEST, TEMPLATE_IMPORT_MSG.noFile);
   }
   if (!/\.xlsx$/i.test(fileName) || !isZip(buf)) throw new AppError(CODE.BAD_REQUEST, TEMPLATE_IMPORT_MSG.badType);
-  const read = await readXlsx(buf, columns, maxRows);
+  const read = await readXlsx(buf, columns, maxRows, `agency:${agencyId}`);
   if (read.ok) return read.rows;
   const msg = {
     bad: TEMPLATE_IMPORT_MSG.badType,
     tooMany: TEMPLATE_IMPORT_MSG.tooManyRows(maxRows),
+    tooBig: TEMPLATE_IMPORT_MSG.tooBig,
+    busy: TEMPLATE_IMPORT_MSG.busy,
     header: TEMPLATE_IMPORT_MSG.header,
     empty: TEMPLATE_IMPORT_MSG.empty,
   }[read.reason];
@@ -184,7 +191,7 @@ export function contractTemplateFileRoutes(app: FastifyInstance, deps: Deps) {
 
     scope.post(`/api/${CONTRACT_TEMPLATE_FILES.templateImport}`, async (req) => {
       const s = await guard(deps, req, 'contract:template:import');
-      const rows = await readUpload(req, TEMPLATE_IMPORT_COLUMNS, TEMPLATE_IMPORT_MAX_ROWS);
+      const rows = await readUpload(req, TEMPLATE_IMPORT_COLUMNS, TEMPLATE_IMPORT_MAX_ROWS, s.agencyId);
       const plan = await scoped(deps, s, async (tx) => {
         const services = await tx
           .select({ id: serviceItems.id, name: serviceItems.serviceName, serviceStatic: serviceItems.serviceStatic })
@@ -228,7 +235,7 @@ export function contractTemplateFileRoutes(app: FastifyInstance, deps: Deps) {
 
     scope.post(`/api/${CONTRACT_TEMPLATE_FILES.serviceImport}`, async (req) => {
       const s = await guard(deps, req, 'contract:service:import');
-      const rows = await readUpload(req, SERVICE_IMPORT_COLUMNS, SERVICE_IMPORT_MAX_ROWS);
+      const rows = await readUpload(req, SERVICE_IMPORT_COLUMNS, SERVICE_IMPORT_MAX_ROWS, s.agencyId);
       const plan = await scoped(deps, s, async (tx) => {
         const existing = await tx
           .select({ id: serviceItems.id, name: serviceItems.serviceName })

@@ -89,13 +89,15 @@ function sendFile(reply: FastifyReply, path: string, name: string, mime: string)
 }
 
 /** A checked .xlsx upload: not a zip, or not readable by exceljs, or too many rows → refused, nothing changes. */
-async function readUpload(buf: Buffer, fileName: string, columns: readonly string[]) {
+async function readUpload(buf: Buffer, fileName: string, columns: readonly string[], agencyId: number) {
   if (!/\.xlsx$/i.test(fileName) || !isZip(buf)) throw new AppError(CODE.BAD_REQUEST, IMPORT_MSG.badType);
-  const read = await readXlsx(buf, columns, IMPORT_MAX_ROWS);
+  const read = await readXlsx(buf, columns, IMPORT_MAX_ROWS, `agency:${agencyId}`);
   if (read.ok) return read.rows;
   const msg = {
     bad: IMPORT_MSG.badType,
     tooMany: IMPORT_MSG.tooMany,
+    tooBig: IMPORT_MSG.tooBig,
+    busy: IMPORT_MSG.busy,
     header: IMPORT_MSG.header,
     empty: IMPORT_MSG.empty,
   }[read.reason];
@@ -177,7 +179,7 @@ export function customerFileRoutes(app: FastifyInstance, deps: Deps) {
         missing: IMPORT_MSG.noFile,
         tooLarge: IMPORT_MSG.tooLarge,
       });
-      const rows = await readUpload(buf, fileName, IMPORT_COLUMNS);
+      const rows = await readUpload(buf, fileName, IMPORT_COLUMNS, s.agencyId);
       const key = randomBytes(16).toString('hex');
       const dir = importDir(deps);
       await mkdir(dir, { recursive: true });
@@ -210,7 +212,7 @@ export function customerFileRoutes(app: FastifyInstance, deps: Deps) {
         missing: IMPORT_MSG.noFile,
         tooLarge: IMPORT_MSG.tooLarge,
       });
-      const rows = await readUpload(buf, fileName, PWD_IMPORT_COLUMNS);
+      const rows = await readUpload(buf, fileName, PWD_IMPORT_COLUMNS, s.agencyId);
       const result = await scoped(deps, s, (tx) => importPasswords(tx, deps, s, rows));
       let redisKey = '';
       if (result.failed.length > 0) {

@@ -16,7 +16,7 @@ import {
   users,
 } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
-import type { JobContext, JobHandler } from '../../plugins/jobs.js';
+import { type JobContext, type JobHandler, yieldToRequests } from '../../plugins/jobs.js';
 import { isAgencyMember } from '../role/member.repo.js';
 import { type ImportLookups, type PlannedRow, planImport, type SheetRow } from './customer.import.js';
 import { licenceRoom } from './customer.service.js';
@@ -42,7 +42,11 @@ export interface ImportProgress {
   late: [number, string][];
 }
 
-const BATCH = 500;
+/**
+ * Rows per insert transaction. PGlite runs on the main thread: a batch holds every request back while
+ * it runs, so there batches are small and the job yields between them.
+ */
+const batchSize = (deps: Deps) => (deps.db.kind === 'pglite' ? 100 : 500);
 
 /** The failure file of an import or credentials import: `<agency>-<key>.xlsx`. */
 export const failFileName = (agencyId: number, key: string) => `${agencyId}-${key}.xlsx`;
@@ -177,7 +181,7 @@ export const importJob: JobHandler = {
   queue: IMPORT_QUEUE,
   perAgencyCap: 1,
   workers: 1,
-  leaseSeconds: 600,
+  leaseSeconds: 30,
   maxAttempts: 3,
   async run(ctx) {
     const { deps, job } = ctx;
@@ -206,10 +210,11 @@ export const importJob: JobHandler = {
       await ctx.setProgress({ ...progress });
     }
     while (progress.phase === 'insert' && progress.done < plan.length) {
-      const batch = plan.slice(progress.done, progress.done + BATCH);
+      const batch = plan.slice(progress.done, progress.done + batchSize(deps));
       const current = progress;
       progress = await ctx.inTx((tx) => insertBatch(tx, job.agencyId, batch, current, job.id), p.userId);
       await publish(deps, p.userId, job.id, progress, 'running');
+      await yieldToRequests();
     }
 
     const late = new Map(progress.late);

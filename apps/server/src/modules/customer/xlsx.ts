@@ -1,62 +1,91 @@
 import { Worker } from 'node:worker_threads';
 
 const WORKER_URL = new URL('./xlsx-worker.mjs', import.meta.url);
-/** A worker that takes longer than this is stopped (a pathological file). */
+/** A task that takes longer than this stops the worker (a pathological file); the next task starts a new one. */
 const TASK_MS = 120_000;
 
 export type ReadOutcome =
   | { ok: true; rows: { line: number; cells: string[] }[] }
-  | { ok: false; reason: 'bad' | 'tooMany' | 'header' | 'empty'; error?: string };
+  | { ok: false; reason: 'bad' | 'tooMany' | 'tooBig' | 'busy' | 'header' | 'empty'; error?: string };
 
-function run<T>(task: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
+/**
+ * One warm worker thread for every spreadsheet task of this process: exceljs loads once (seconds), not
+ * per upload, and tasks run one after another, so parsing never takes more than one worker's memory.
+ */
+let worker: Worker | null = null;
+let chain: Promise<unknown> = Promise.resolve();
+let nextId = 1;
+
+function spawnWorker(): Worker {
+  // A crafted file must not take the server's memory with it.
+  const w = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: 384 } });
+  w.unref();
+  w.on('exit', () => {
+    if (worker === w) worker = null;
+  });
+  return w;
+}
+
+function runOnWorker<T>(task: Record<string, unknown>, transfer: ArrayBuffer[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, {
-      workerData: task,
-      transferList: transfer,
-      // A crafted file must not take the server's memory with it.
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-    });
-    let settled = false;
+    worker ??= spawnWorker();
+    const w = worker;
+    const id = nextId++;
+    const done = (fn: () => void) => {
+      clearTimeout(timer);
+      w.off('message', onMessage);
+      w.off('error', onFail);
+      w.off('exit', onFail);
+      fn();
+    };
+    const onMessage = (msg: { id: number; out: T }) => msg.id === id && done(() => resolve(msg.out));
+    const onFail = (err: unknown) =>
+      done(() => reject(err instanceof Error ? err : new Error(`spreadsheet worker exited with ${String(err)}`)));
     const timer = setTimeout(() => {
-      settled = true;
-      void worker.terminate();
-      reject(new Error('spreadsheet worker timed out'));
+      done(() => reject(new Error('spreadsheet worker timed out')));
+      if (worker === w) worker = null;
+      void w.terminate();
     }, TASK_MS);
-    worker.once('message', (out: T) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(out);
-      void worker.terminate();
-    });
-    worker.once('error', (err) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      reject(err);
-    });
-    worker.once('exit', (code) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      reject(new Error(`spreadsheet worker exited with ${code}`));
-    });
+    w.on('message', onMessage);
+    w.once('error', onFail);
+    w.once('exit', onFail);
+    w.postMessage({ id, task }, transfer);
   });
 }
+
+/** Queues a task behind the ones before it. */
+function run<T>(task: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
+  const mine = chain.then(() => runOnWorker<T>(task, transfer));
+  chain = mine.catch(() => undefined);
+  return mine;
+}
+
+/** Owners (agencies) with a parse under way: one at a time each, so one agency cannot fill the queue. */
+const parsing = new Set<string>();
 
 /** True when the bytes start like a zip archive (every .xlsx is one). */
 export const isZip = (buf: Buffer) => buf.length >= 4 && buf.readUInt32BE(0) === 0x504b0304;
 
 /**
  * Reads the first sheet of an .xlsx in a worker thread: the header must be `columns`, and at most
- * `maxRows` data rows are read (blank rows are skipped). A file exceljs cannot read is 'bad'.
+ * `maxRows` data rows are read (blank rows are skipped). A file exceljs cannot read is 'bad', one that
+ * inflates past the cap 'tooBig'; while `owner` (an agency) has a parse under way, another is 'busy'.
  */
-export async function readXlsx(buf: Buffer, columns: readonly string[], maxRows: number): Promise<ReadOutcome> {
+export async function readXlsx(
+  buf: Buffer,
+  columns: readonly string[],
+  maxRows: number,
+  owner: string,
+): Promise<ReadOutcome> {
+  if (parsing.has(owner)) return { ok: false, reason: 'busy' };
+  parsing.add(owner);
   const copy = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
   try {
     return await run<ReadOutcome>({ op: 'read', buffer: copy, columns: [...columns], maxRows }, [copy]);
   } catch (err) {
     return { ok: false, reason: 'bad', error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    parsing.delete(owner);
   }
 }
 

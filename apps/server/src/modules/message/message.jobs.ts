@@ -41,7 +41,7 @@ export function startDailySchedule(app: FastifyInstance, deps: Deps) {
   startDailyTimer(app, 'message jobs', (date) => scheduleDailyJobs(deps, date));
 }
 
-const base = { perAgencyCap: 1, workers: 1, leaseSeconds: 300, maxAttempts: 3 } as const;
+const base = { perAgencyCap: 1, workers: 1, leaseSeconds: 30, maxAttempts: 3 } as const;
 
 export const messageJobs: JobHandler[] = [
   {
