@@ -40,6 +40,7 @@ export const MSG = {
   tooLarge: '请求内容过大（上限 1MB）',
   unknownCall: '接口不存在',
   internal: '服务器开小差了，请稍后再试',
+  databaseLost: '数据库连接中断，本次操作未完成，请重试',
   tooMany: '请求过于频繁，请稍后再试',
 } as const;
 

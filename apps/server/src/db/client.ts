@@ -36,7 +36,7 @@ export async function openDatabase(
 ): Promise<Database> {
   if (config.databaseUrl) {
     const ownerPool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
-    ownerPool.on('error', (err) => console.warn(`database connection lost: ${err.message}`));
+    survivesLostConnections(ownerPool);
     try {
       const owner = drizzleNodePg(ownerPool, { schema }) as unknown as Db;
       await migrateNodePg(owner as never, { migrationsFolder: MIGRATIONS });
@@ -46,9 +46,7 @@ export async function openDatabase(
     }
     const appUrl = config.appDatabaseUrl ?? withUser(config.databaseUrl, APP_ROLE);
     const appPool = new pg.Pool({ connectionString: appUrl, max: 10 });
-    // An idle connection the server ends (restart, failover) is dropped and replaced on next use;
-    // without a listener its error would crash the process.
-    appPool.on('error', (err) => console.warn(`database connection lost: ${err.message}`));
+    survivesLostConnections(appPool);
     const app = drizzleNodePg(appPool, { schema }) as unknown as Db;
     await app.execute(sql`select 1`);
     return { kind: 'postgres', app, close: () => appPool.end() };
@@ -70,6 +68,18 @@ export async function openDatabase(
   const appClient = await PGlite.create(dir, { username: APP_ROLE });
   const app = drizzlePglite(appClient, { schema }) as unknown as Db;
   return { kind: 'pglite', app, close: () => appClient.close() };
+}
+
+/**
+ * A connection the server ends (restart, failover, pg_terminate_backend) emits 'error'; without a
+ * listener that kills the process. The pool listens only while a client is idle, so every client
+ * also gets its own listener for the time it is checked out: the query in flight fails (one request
+ * answers an error), the broken client is not queryable any more and the pool drops it on release.
+ */
+function survivesLostConnections(pool: pg.Pool) {
+  const lost = (err: Error) => console.warn(`database connection lost: ${err.message}`);
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
 }
 
 function withUser(url: string, user: string): string {

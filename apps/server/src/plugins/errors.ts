@@ -56,6 +56,20 @@ export function validationError(error: z.ZodError): AppError {
   return new AppError(CODE.BAD_REQUEST, errors[0]?.msg ?? '请求参数有误', { errors });
 }
 
+/**
+ * The server ended the connection (admin shutdown 57P0x, connection exceptions 08xxx) or the socket
+ * broke: nothing of the call was committed, so retrying is safe.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (/^(57P0[123]|08...)$/.test(code) || code === 'ECONNRESET' || code === 'EPIPE') return true;
+    const msg = typeof e.message === 'string' ? e.message : '';
+    if (/Connection terminated|not queryable|terminating connection/i.test(msg)) return true;
+  }
+  return false;
+}
+
 /** Every failure leaves as the envelope: never a stack trace. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
@@ -74,6 +88,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (hit) {
       const [code, msg] = hit;
       return reply.status(httpStatusOf(code)).send({ code, msg, data: null });
+    }
+    if (isConnectionLost(err)) {
+      // One request fails; the pool has dropped the broken connection and the next call gets a new one.
+      req.log.warn({ err }, 'database connection lost during a call');
+      return reply.status(503).send({ code: CODE.ERROR, msg: MSG.databaseLost, data: null });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: CODE.ERROR, msg: MSG.internal, data: null });
