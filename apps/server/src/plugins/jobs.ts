@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { inScope, type Queryable, type Scope, type Tx } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
 import type { Deps } from './calls.js';
+import { isConnectionLost } from './errors.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -126,9 +127,11 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
       const result = await h.run(ctx);
       await finish(job, { state: 'done', result: result ?? {}, finishedAt: new Date(), lockedUntil: null });
     } catch (err) {
-      const retry = err instanceof RetryableError && job.attempts < h.maxAttempts;
+      // A cut database connection undid only the batch in flight: the job resumes from what committed.
+      const transient = err instanceof RetryableError || isConnectionLost(err);
+      const retry = transient && job.attempts < h.maxAttempts;
       const error = err instanceof Error ? err.message : String(err);
-      if (!(err instanceof RetryableError)) log.error({ err, job: job.id, queue: h.queue }, 'job failed');
+      if (!transient) log.error({ err, job: job.id, queue: h.queue }, 'job failed');
       await finish(
         job,
         retry
