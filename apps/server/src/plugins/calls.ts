@@ -2,11 +2,11 @@ import { type BureauClient, type CallDef, CODE, hasPerm, MENUS, MSG } from '@dzy
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { type Database, inScope, type Tx } from '../db/client.js';
+import { type Database, inScope, setScope, type Tx } from '../db/client.js';
 import { Answer, AppError, httpStatusOf, validationError } from './errors.js';
 import type { JobHandler } from './jobs.js';
 import type { PushHub } from './push.js';
-import { resolveSession, type SessionCtx } from './session.js';
+import { type SessionCtx, sessionIn } from './session.js';
 import type { SmsSender } from './sms.js';
 
 /** What every module's handlers may use besides the request. */
@@ -95,22 +95,30 @@ export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly 
   for (const served of calls) {
     const { def } = served;
     app.post(`/api/${def.path}`, async (req, reply) => {
-      const session = await resolveSession(deps.db.app, req);
-      if (def.access !== 'public') {
-        if (!session) throw new AppError(CODE.SESSION_EXPIRED, MSG.sessionExpired);
-        if (def.access !== 'signedIn' && !hasPerm(session.perms, def.access)) {
-          throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
-        }
-      }
-      const parsed = def.body.safeParse(req.body ?? {});
-      if (!parsed.success) throw validationError(parsed.error);
-      const scope = { agencyId: session?.agencyId ?? null, userId: session?.userId ?? null };
       const committed: (() => Promise<void> | void)[] = [];
       const afterCommit = (fn: () => Promise<void> | void) => void committed.push(fn);
-      const base = { body: parsed.data, session: session as SessionCtx, req, reply, deps, afterCommit };
+      /** Who calls, whether they may, and the body: refused before the handler runs. */
+      const admit = async (tx: Tx) => {
+        const session = await sessionIn(tx, req);
+        if (def.access !== 'public') {
+          if (!session) throw new AppError(CODE.SESSION_EXPIRED, MSG.sessionExpired);
+          if (def.access !== 'signedIn' && !hasPerm(session.perms, def.access)) {
+            throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
+          }
+        }
+        const parsed = def.body.safeParse(req.body ?? {});
+        if (!parsed.success) throw validationError(parsed.error);
+        const scope = { agencyId: session?.agencyId ?? null, userId: session?.userId ?? null };
+        await setScope(tx, scope);
+        return { scope, base: { body: parsed.data, session: session as SessionCtx, req, reply, deps, afterCommit } };
+      };
+      // One transaction per call: the session is read inside the call's own transaction. Staged
+      // calls (sign-in's slow hashing) admit in a short one and open their own as they need them.
       const result = served.staged
-        ? await served.run({ ...base, inTx: (fn) => inScope(deps.db.app, scope, fn) })
-        : await inScope(deps.db.app, scope, (tx) => served.run({ ...base, tx }));
+        ? await deps.db.app
+            .transaction(admit)
+            .then(({ scope, base }) => served.run({ ...base, inTx: (fn) => inScope(deps.db.app, scope, fn) }))
+        : await deps.db.app.transaction(async (tx) => served.run({ ...(await admit(tx)).base, tx }));
       for (const fn of committed) {
         try {
           await fn();

@@ -3,7 +3,7 @@ import { ALL_PERMS, GRANTABLE_PERMS, OPERATOR_PERMS, type OrgType, type SessionI
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Db, inScope, type Queryable, setScope, type Tx } from '../db/client.js';
+import { type Db, type Queryable, setScope, type Tx } from '../db/client.js';
 import { membershipRoles, memberships, organisations, roles, sessions, users } from '../db/schema/index.js';
 
 export const SESSION_COOKIE = 'dzy_session';
@@ -109,11 +109,21 @@ async function defaultOrg(tx: Queryable, userId: number): Promise<number | null>
   return row?.orgId ?? null;
 }
 
-/** Resolves the caller's session, or null when there is none or it expired. */
-export async function resolveSession(db: Db, req: FastifyRequest): Promise<SessionCtx | null> {
+/** Resolves the caller's session in a transaction of its own (plain routes: uploads, downloads, push). */
+export function resolveSession(db: Db, req: FastifyRequest): Promise<SessionCtx | null> {
+  if (!tokenFrom(req)) return Promise.resolve(null);
+  return db.transaction((tx) => sessionIn(tx, req));
+}
+
+/**
+ * Resolves the caller's session inside `tx` (a call's own transaction: one round of BEGIN/COMMIT per
+ * call) and leaves the transaction scoped to the session's agency; null when there is none or it
+ * expired. Read at every call, so a revoked session stops at once.
+ */
+export async function sessionIn(tx: Tx, req: FastifyRequest): Promise<SessionCtx | null> {
   const token = tokenFrom(req);
   if (!token) return null;
-  const [row] = await db
+  const [row] = await tx
     .select({ s: sessions, u: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -123,12 +133,13 @@ export async function resolveSession(db: Db, req: FastifyRequest): Promise<Sessi
   const now = Date.now();
   if (row.s.expiresAt.getTime() <= now || row.s.lastSeenAt.getTime() + IDLE_MS <= now) return null;
   if (now - row.s.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    await db
+    await tx
       .update(sessions)
       .set({ lastSeenAt: new Date(now) })
       .where(eq(sessions.id, row.s.id));
   }
-  return inScope(db, { agencyId: null, userId: row.u.id }, (tx) => buildCtx(tx, row.s, row.u));
+  await actAsUser(tx, row.u.id);
+  return buildCtx(tx, row.s, row.u);
 }
 
 /**
