@@ -11,6 +11,19 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 export const DEMO_ADMIN = '13800000000';
 export const DEMO_PASSWORD = 'Demo@2026';
+export const DEMO_OPERATOR = '13600000000';
+
+/** Signs in over the API and returns the session cookie (name=value). */
+async function signInCookie(baseUrl: string, account: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/userext/v1.0/common/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: '1', account, password: DEMO_PASSWORD }),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('dzy_session='));
+  if (!cookie) throw new Error(`sign-in of ${account} failed: ${res.status}`);
+  return cookie.split(';')[0] ?? '';
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -49,6 +62,7 @@ export async function startProduct() {
   await waitFor(`${baseUrl}/api/health`, 60_000);
 
   const browser = await launchChromium();
+  let operatorCookie: string | undefined;
 
   return {
     baseUrl,
@@ -67,7 +81,9 @@ export async function startProduct() {
     },
     /** The newest SMS the server "sent" to a phone, from the development outbox. */
     async lastSms(phone: string): Promise<string> {
-      const res = await fetch(`${baseUrl}/api/dev/outbox`);
+      // The outbox is for signed-in platform operators only: read it as the demo operator.
+      operatorCookie ??= await signInCookie(baseUrl, DEMO_OPERATOR);
+      const res = await fetch(`${baseUrl}/api/dev/outbox`, { headers: { cookie: operatorCookie } });
       const body = (await res.json()) as { data: { phone: string; content: string }[] };
       const sms = body.data.find((m) => m.phone === phone);
       if (!sms) throw new Error(`no SMS to ${phone}`);

@@ -27,6 +27,8 @@ import { type Deps, registerCalls, type ServerModule } from './plugins/calls.js'
 import { registerErrorHandling } from './plugins/errors.js';
 import { startJobRunner } from './plugins/jobs.js';
 import { localPushHub, redisPushHub } from './plugins/push.js';
+import { registerRateLimits } from './plugins/rate-limit.js';
+import { registerSecurity } from './plugins/security.js';
 import { outboxSms } from './plugins/sms.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -68,7 +70,11 @@ export async function buildApp(config: Config, db: Database) {
   const deps: Deps = {
     config,
     db,
-    sms: outboxSms(app.log, config.production),
+    sms: outboxSms(app.log, {
+      production: config.production,
+      dailyBudget: config.smsDailyBudget,
+      agencyDailyBudget: config.smsAgencyDailyBudget,
+    }),
     // Several server processes share pushes through Redis when REDIS_URL is set.
     push: config.redisUrl ? await redisPushHub(config.redisUrl, app.log) : localPushHub(),
     // main.ts starts the simulator and sets taxBureauUrl when no bureau is configured.
@@ -78,11 +84,8 @@ export async function buildApp(config: Config, db: Database) {
 
   await app.register(fastifyCookie);
   registerErrorHandling(app);
-  app.addHook('onSend', async (_req, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'SAMEORIGIN');
-  });
+  registerSecurity(app);
+  registerRateLimits(app, db, config.rateLimitFactor);
 
   const modules = serverModules();
   registerCalls(

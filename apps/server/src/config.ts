@@ -24,6 +24,11 @@ export interface Config {
   taxBureauUrl: string | null;
   /** Port of the in-process simulator (TAX_SIM_PORT, default 8090; a free one when it is taken). */
   taxSimPort: number;
+  /** Texts a day for the whole platform, and for one agency (invitations); past them nothing is sent. */
+  smsDailyBudget: number;
+  smsAgencyDailyBudget: number;
+  /** Multiplies every abuse limit (plugins/rate-limit.ts); tests that sign in hundreds of times raise it. */
+  rateLimitFactor: number;
 }
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -48,6 +53,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: resolve(env.WEB_DIST ?? resolve(REPO_ROOT, 'apps/web/dist')),
     taxBureauUrl: env.TAX_BUREAU_URL?.replace(/\/+$/, '') || null,
     taxSimPort: Number(env.TAX_SIM_PORT ?? 8090),
+    smsDailyBudget: Number(env.SMS_DAILY_BUDGET ?? 20_000),
+    smsAgencyDailyBudget: Number(env.SMS_AGENCY_DAILY_BUDGET ?? 500),
+    rateLimitFactor: Number(env.RATE_LIMIT_FACTOR ?? 1),
   };
 }
 

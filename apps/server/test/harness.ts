@@ -27,6 +27,11 @@ export async function startTestApp(
     prepare?: (owner: Db) => Promise<void>;
     /** The e-tax bureau for deps.bureau, e.g. a simulator the test started with startTaxSim(). */
     taxBureauUrl?: string;
+    /**
+     * The abuse limits' multiplier: test files sign in far more often from one address than people do,
+     * so they run with the limits ×100 unless they test the limits themselves (1).
+     */
+    rateLimitFactor?: number;
   } = {},
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'dzy-test-'));
@@ -34,6 +39,7 @@ export async function startTestApp(
   const config = {
     ...loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: server?.url ?? '' }),
     webDist: join(dataDir, 'no-web'),
+    rateLimitFactor: opts.rateLimitFactor ?? 100,
     ...(opts.taxBureauUrl ? { taxBureauUrl: opts.taxBureauUrl } : {}),
   };
   const db = await openDatabase(config, async (owner) => {

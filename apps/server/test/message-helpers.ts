@@ -14,7 +14,14 @@ export const AGENCY = { demo: 1, other: 2 } as const;
 /** Deps for calling module functions (the scheduler, notify) from a test, beside the app's own. */
 export function testDeps(t: TestApp, push: PushHub = localPushHub()): Deps {
   const bureau = httpBureauClient({ baseUrl: t.config.taxBureauUrl ?? `http://127.0.0.1:${t.config.taxSimPort}` });
-  return { config: t.config, db: t.db, sms: outboxSms(t.app.log, false), push, bureau, wakeJobs: () => {} };
+  return {
+    config: t.config,
+    db: t.db,
+    sms: outboxSms(t.app.log, { production: false, dailyBudget: 1000, agencyDailyBudget: 100 }),
+    push,
+    bureau,
+    wakeJobs: () => {},
+  };
 }
 
 /** notify() as a module calls it: in a transaction of the agency, pushes after commit. Returns who got it and the pushes. */

@@ -233,7 +233,7 @@ const EXPECTED_PLAIN_ROUTES = [
   ['POST /api/user/contractFee/exportFeeList', "fee:export, in the caller's data scope"],
   ['GET /api/health', 'public'],
   ['GET /api/openapi.json', 'public'],
-  ['GET /api/dev/outbox', 'public, development only'],
+  ['GET /api/dev/outbox', 'platform operator, development only'],
   ['POST /api/user/v1.0/userinfo/uploadIconInfo', 'signedIn'],
   ['GET /api/ws', 'signedIn (session cookie checked on upgrade and every 5 s)'],
   ['POST /api/user/agency/importAgencyEnterprise', 'customer:import'],

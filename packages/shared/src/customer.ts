@@ -77,6 +77,8 @@ export const CUSTOMER_MSG = {
   exported: '导出成功',
   duplicate: (qymc: string) => `该税号的企业已存在：${qymc}`,
   duplicateInBin: (qymc: string) => `该税号的企业已存在：${qymc}（在回收站中，可恢复）`,
+  /** The other enterprise is outside the caller's data scope: its name is not theirs to learn. */
+  duplicateHidden: '该税号的企业已在本机构登记，由其他同事负责，请联系管理员',
   usccWarning: '统一社会信用代码校验位不正确，请核对税号',
   shareTotal: '股东持股比例合计不能超过100%',
   taxDialog: TAX_NUMBER_DIALOG_MSG,

@@ -41,6 +41,8 @@ export const MSG = {
   unknownCall: '接口不存在',
   internal: '服务器开小差了，请稍后再试',
   databaseLost: '数据库连接中断，本次操作未完成，请重试',
+  crossSite: '请求来自其他网站，已拒绝。请直接在本系统页面中操作',
+  invalidText: '内容含有无法识别的字符（如空字符或残缺的表情符号），请删除后重试',
   tooMany: '请求过于频繁，请稍后再试',
 } as const;
 

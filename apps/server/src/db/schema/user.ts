@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** People who sign in. Global, not tenant-owned: one person may belong to several organisations. */
 export const users = pgTable(
@@ -52,13 +52,29 @@ export const loginAttempts = pgTable(
     ip: text().notNull().default(''),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('login_attempts_account_at_idx').on(t.account, t.at)],
+  (t) => [
+    index('login_attempts_account_at_idx').on(t.account, t.at),
+    index('login_attempts_account_ip_at_idx').on(t.account, t.ip, t.at),
+  ],
 );
 
 /** Accounts locked from password sign-in after 5 failures in 15 minutes. */
-export const loginLocks = pgTable('login_locks', {
-  account: text().primaryKey(),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
+export const loginLocks = pgTable(
+  'login_locks',
+  {
+    account: text().notNull(),
+    /** The address the failures came from: a lock holds for that address only. */
+    ip: text().notNull().default(''),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'login_locks_account_ip_pk', columns: [t.account, t.ip] })],
+);
+
+/** Fixed-window counters of the abuse limits (plugins/rate-limit.ts), shared by every server process. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text().primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  hits: integer().notNull(),
 });
 
 /** SMS verification codes; the code itself is stored hashed. */
@@ -78,9 +94,18 @@ export const smsCodes = pgTable(
 );
 
 /** Every SMS the platform sends. In development it is the outbox staff read codes from. */
-export const smsOutbox = pgTable('sms_outbox', {
-  id: integer().primaryKey().generatedAlwaysAsIdentity(),
-  phone: text().notNull(),
-  content: text().notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const smsOutbox = pgTable(
+  'sms_outbox',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    phone: text().notNull(),
+    content: text().notNull(),
+    /** The agency the text was sent for (invitations); null for the platform's own (sign-in codes). */
+    agencyId: integer('agency_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('sms_outbox_created_at_idx').on(t.createdAt),
+    index('sms_outbox_agency_created_at_idx').on(t.agencyId, t.createdAt).where(sql`${t.agencyId} is not null`),
+  ],
+);

@@ -45,14 +45,14 @@ export const authModule: ServerModule = {
       if (body.type === '1') {
         const account = normaliseAccount(body.account);
         const found = await inTx(async (tx) => ({
-          locked: await lockedAnswer(tx, account),
+          locked: await lockedAnswer(tx, account, req.ip),
           user: await findUserByAccount(tx, account),
         }));
         if (found.locked) return found.locked;
         const ok = await verifyPassword(body.password, found.user?.passwordHash ?? null);
         return inTx(async (tx) => {
           // Another attempt may have locked the account meanwhile.
-          const locked = await lockedAnswer(tx, account);
+          const locked = await lockedAnswer(tx, account, req.ip);
           if (locked) return locked;
           const refusal = await recordAttempt(tx, account, ok, req.ip);
           const { user } = found;

@@ -38,12 +38,16 @@ const shanghaiTime = (d: Date) =>
     .format(d)
     .replaceAll('/', '-');
 
-/** The refusal for a locked account, or null when it may try. */
-export async function lockedAnswer(tx: Queryable, account: string): Promise<Answer | null> {
+/**
+ * The refusal for an account locked at this address, or null when it may try. A lock holds for one
+ * account at one address: an outsider guessing someone's password locks only themselves out, and the
+ * owner signs in from their own address (or by SMS code) as usual.
+ */
+export async function lockedAnswer(tx: Queryable, account: string, ip: string): Promise<Answer | null> {
   const [lock] = await tx
     .select()
     .from(loginLocks)
-    .where(and(eq(loginLocks.account, account), gt(loginLocks.lockedUntil, new Date())));
+    .where(and(eq(loginLocks.account, account), eq(loginLocks.ip, ip), gt(loginLocks.lockedUntil, new Date())));
   if (!lock) return null;
   return new Answer(
     CODE.LOCKED,
@@ -52,7 +56,10 @@ export async function lockedAnswer(tx: Queryable, account: string): Promise<Answ
   );
 }
 
-/** Records a password attempt; the fifth failure within 15 minutes (since the last success) locks the account. */
+/**
+ * Records a password attempt; the fifth failure for the account from one address within 15 minutes
+ * (since the account's last success) locks the account at that address.
+ */
 export async function recordAttempt(tx: Queryable, account: string, ok: boolean, ip: string): Promise<Answer | null> {
   await tx.insert(loginAttempts).values({ account, ok, ip });
   if (ok) return null;
@@ -63,6 +70,7 @@ export async function recordAttempt(tx: Queryable, account: string, ok: boolean,
     .where(
       and(
         eq(loginAttempts.account, account),
+        eq(loginAttempts.ip, ip),
         eq(loginAttempts.ok, false),
         gt(loginAttempts.at, since),
         sql`${loginAttempts.at} > coalesce((select max(la.at) from login_attempts la where la.account = ${account} and la.ok), '-infinity')`,
@@ -72,9 +80,9 @@ export async function recordAttempt(tx: Queryable, account: string, ok: boolean,
   const lockedUntil = new Date(Date.now() + LOCK_WINDOW_MS);
   await tx
     .insert(loginLocks)
-    .values({ account, lockedUntil })
-    .onConflictDoUpdate({ target: loginLocks.account, set: { lockedUntil } });
-  return lockedAnswer(tx, account);
+    .values({ account, ip, lockedUntil })
+    .onConflictDoUpdate({ target: [loginLocks.account, loginLocks.ip], set: { lockedUntil } });
+  return lockedAnswer(tx, account, ip);
 }
 
 const TICKET_MS = 10 * 60_000;

@@ -26,6 +26,7 @@ import { contractTemplates, serviceItems } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
+import { hasInvalidText } from '../../plugins/security.js';
 import { resolveSession, type SessionCtx } from '../../plugins/session.js';
 import { isZip, readXlsx, writeXlsx } from '../customer/xlsx.js';
 import { type FailedRow, planServiceImport, planTemplateImport, type SheetRow } from './contract-template.import.js';
@@ -79,6 +80,7 @@ async function readUpload(
         await part.toBuffer();
         throw new AppError(CODE.BAD_REQUEST, got ? TEMPLATE_IMPORT_MSG.oneFile : TEMPLATE_IMPORT_MSG.noFile);
       }
+      if (hasInvalidText(part.filename)) throw new AppError(CODE.BAD_REQUEST, MSG.invalidText);
       got = { buf: await part.toBuffer(), fileName: basename(part.filename || 'file') };
     }
     if (!got) throw new AppError(CODE.BAD_REQUEST, TEMPLATE_IMPORT_MSG.noFile);

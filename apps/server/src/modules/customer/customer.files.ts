@@ -35,6 +35,7 @@ import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
 import { enqueue } from '../../plugins/jobs.js';
+import { hasInvalidText } from '../../plugins/security.js';
 import { resolveSession, type SessionCtx } from '../../plugins/session.js';
 import { failFileName, type ImportPayload, importDir } from './customer.jobs.js';
 import { customerOrder, customerWhere, hydjName, itemsFor, requireEnterprise } from './customer.repo.js';
@@ -65,6 +66,7 @@ async function uploadedFile(req: FastifyRequest, max: number, msg: { missing: st
     const part = await req.file({ limits: { fileSize: max, files: 1 } });
     if (part?.fieldname !== 'file') throw new AppError(CODE.BAD_REQUEST, msg.missing);
     const buf = await part.toBuffer();
+    if (hasInvalidText(part.filename)) throw new AppError(CODE.BAD_REQUEST, MSG.invalidText);
     return { buf, fileName: basename(part.filename || 'file').slice(-120) };
   } catch (err) {
     if (fileLimitHit(err)) throw new AppError(CODE.TOO_LARGE, msg.tooLarge);

@@ -160,7 +160,7 @@ export const customerModule: ServerModule = {
         if (!hasPerm(session.perms, 'customer:assign')) throw new AppError(CODE.NO_PERMISSION, '您没有分配客户的权限');
         await requireMembers(tx, agencyId, [owner]);
       }
-      const { qysh, warning } = await validateInput(tx, agencyId, input);
+      const { qysh, warning } = await validateInput(tx, { ...session, agencyId }, input);
       await assertLicence(tx, agencyId, 1);
       let id: number;
       try {
@@ -194,7 +194,7 @@ export const customerModule: ServerModule = {
       const agencyId = agencyOf(session);
       const { id, ...input } = body;
       const before = await requireEnterprise(tx, session, id);
-      const { qysh, warning } = await validateInput(tx, agencyId, input, id);
+      const { qysh, warning } = await validateInput(tx, { ...session, agencyId }, input, id);
       try {
         await tx
           .update(enterprises)
@@ -536,7 +536,7 @@ export const customerModule: ServerModule = {
     }),
 
     serve(updateQyshCall, async ({ body, session, tx, req }) => {
-      const agencyId = agencyOf(session);
+      agencyOf(session); // a caller without an agency has no clients to change
       const list = body.qyshList.map((r) => ({ id: r.id, qysh: normQysh(r.qysh) }));
       const rows = await requireEnterprises(
         tx,
@@ -551,7 +551,7 @@ export const customerModule: ServerModule = {
           throw new AppError(CODE.CONFLICT, CUSTOMER_MSG.duplicate(name));
         }
         seen.set(r.qysh, r.id);
-        await assertQyshFree(tx, agencyId, r.qysh, r.id);
+        await assertQyshFree(tx, session, r.qysh, r.id);
       }
       for (const r of list) {
         await tx.update(enterprises).set({ qysh: r.qysh, updatedAt: new Date() }).where(eq(enterprises.id, r.id));

@@ -24,6 +24,7 @@ import {
   organisations,
 } from '../../db/schema/index.js';
 import { decrypt, encrypt, mask, maskSecret } from '../../lib/crypto.js';
+import { dataScope } from '../../lib/data-scope.js';
 import { AppError } from '../../plugins/errors.js';
 import type { PushHub } from '../../plugins/push.js';
 import type { SessionCtx } from '../../plugins/session.js';
@@ -43,26 +44,34 @@ export function checkRegion(sssf: string, ssds: string, ssqx: string) {
   if (regionChainValid(sssf, ssds, ssqx) !== 'ok') throw new AppError(CODE.BAD_REQUEST, '所属地区：地区编码有误');
 }
 
-/** Refuses a tax number another enterprise of the agency already has (in the book or the recycle bin). */
-export async function assertQyshFree(tx: Queryable, agencyId: number, qysh: string, exceptId?: number) {
-  if (!qysh) return;
+/**
+ * Refuses a tax number another enterprise of the agency already has (in the book or the recycle bin).
+ * The message names that enterprise only when the caller may see it (their data scope).
+ */
+export async function assertQyshFree(tx: Queryable, session: SessionCtx, qysh: string, exceptId?: number) {
+  if (!qysh || session.agencyId === null) return;
   const [other] = await tx
-    .select({ id: enterprises.id, qymc: enterprises.qymc, deletedAt: enterprises.deletedAt })
+    .select({
+      id: enterprises.id,
+      qymc: enterprises.qymc,
+      deletedAt: enterprises.deletedAt,
+      visible: sql<boolean>`${dataScope(session, enterprises.allocateUser)}`,
+    })
     .from(enterprises)
     .where(
       and(
-        eq(enterprises.agencyId, agencyId),
+        eq(enterprises.agencyId, session.agencyId),
         eq(enterprises.qysh, qysh),
         exceptId ? ne(enterprises.id, exceptId) : undefined,
       ),
     )
     .limit(1);
-  if (other) {
-    throw new AppError(
-      CODE.CONFLICT,
-      other.deletedAt ? CUSTOMER_MSG.duplicateInBin(other.qymc) : CUSTOMER_MSG.duplicate(other.qymc),
-    );
-  }
+  if (!other) return;
+  if (!other.visible) throw new AppError(CODE.CONFLICT, CUSTOMER_MSG.duplicateHidden);
+  throw new AppError(
+    CODE.CONFLICT,
+    other.deletedAt ? CUSTOMER_MSG.duplicateInBin(other.qymc) : CUSTOMER_MSG.duplicate(other.qymc),
+  );
 }
 
 /** Refuses a new enterprise beyond the agency's licensed number of customers (null is unlimited). */
@@ -218,11 +227,16 @@ export async function replaceChildren(tx: Tx, agencyId: number, enterpriseId: nu
 }
 
 /** Checks everything about an enterprise form that needs the database; returns the stored tax number. */
-export async function validateInput(tx: Queryable, agencyId: number, input: EnterpriseInput, exceptId?: number) {
+export async function validateInput(
+  tx: Queryable,
+  session: SessionCtx & { agencyId: number },
+  input: EnterpriseInput,
+  exceptId?: number,
+) {
   checkRegion(input.sssf, input.ssds, input.ssqx);
-  await assertGradeAndLabels(tx, agencyId, input.gradeId, input.labelIds);
+  await assertGradeAndLabels(tx, session.agencyId, input.gradeId, input.labelIds);
   const qysh = normQysh(input.qysh);
-  await assertQyshFree(tx, agencyId, qysh, exceptId);
+  await assertQyshFree(tx, session, qysh, exceptId);
   return { qysh, warning: qyshWarning(qysh) };
 }
 

@@ -124,6 +124,7 @@ export const inviteCalls: Served[] = [
       tx,
       body.sjh,
       `【代账云】${session.hymc || '管理员'}邀请您加入「${session.orgName ?? ''}」，请在${INVITE_VALID_DAYS}天内打开链接接受邀请：${link}`,
+      session.agencyId,
     );
     await audit(tx, req, session, 'staff.invite', `invite:${row.id}`, {
       phone: maskStaffPhone(body.sjh),

@@ -3,6 +3,7 @@ import { desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { smsOutbox } from '../../db/schema/index.js';
 import type { Served, ServerModule } from '../../plugins/calls.js';
+import { resolveSession } from '../../plugins/session.js';
 
 const VERSION = '0.1.0';
 
@@ -59,10 +60,18 @@ export function systemModule(allCalls: () => readonly Served[]): ServerModule {
         };
       });
       app.get('/api/openapi.json', async () => openApiDocument(allCalls()));
-      // The development SMS outbox: the codes "sent" to phones. Absent in production.
-      app.get('/api/dev/outbox', async (_req, reply) => {
+      // The development SMS outbox: the codes "sent" to phones. Absent in production; even in
+      // development only a signed-in platform operator reads it (a dev server reachable by others
+      // must not hand out everyone's sign-in codes). The codes are also in the server log.
+      app.get('/api/dev/outbox', async (req, reply) => {
         if (deps.config.production) {
           return reply.status(404).send({ code: CODE.NOT_FOUND, msg: MSG.unknownCall, data: null });
+        }
+        const session = await resolveSession(deps.db.app, req);
+        if (!session)
+          return reply.status(403).send({ code: CODE.SESSION_EXPIRED, msg: MSG.sessionExpired, data: null });
+        if (!session.isOperator) {
+          return reply.status(460).send({ code: CODE.NO_PERMISSION, msg: MSG.noPermission, data: null });
         }
         const rows = await deps.db.app.select().from(smsOutbox).orderBy(desc(smsOutbox.id)).limit(100);
         return { code: CODE.OK, msg: MSG.ok, data: rows };

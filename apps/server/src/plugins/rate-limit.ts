@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { CODE, forgetPasswordCall, loginCall, saveUserCall, sendSmsCall } from '@dzy/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/client.js';
+
+export const DEVICE_COOKIE = 'dzy_device';
+
+interface Limit {
+  /** Requests allowed per window, per client address and (a tighter budget) per browser. */
+  perIp: number;
+  perDevice: number;
+  windowSeconds: number;
+}
+
+/**
+ * The public calls an outsider can repeat without an account. An office shares one address, so the
+ * per-address budgets leave room for a whole agency signing in at nine; a single browser gets less.
+ */
+export const LIMITS: Record<string, Limit> = {
+  [loginCall.path]: { perIp: 60, perDevice: 15, windowSeconds: 600 },
+  [sendSmsCall.path]: { perIp: 20, perDevice: 6, windowSeconds: 3600 },
+  [saveUserCall.path]: { perIp: 10, perDevice: 3, windowSeconds: 3600 },
+  [forgetPasswordCall.path]: { perIp: 20, perDevice: 6, windowSeconds: 3600 },
+};
+
+/**
+ * Counts one hit against `key` in a fixed window, in one statement of its own (it must count even when
+ * the call itself is then refused and rolled back); the seconds to wait, or 0 when within the limit.
+ */
+async function hit(db: Database, key: string, limit: number, windowSeconds: number): Promise<number> {
+  const res = await db.app.execute(sql`
+    insert into rate_limits as r (key, window_start, hits) values (${key}, now(), 1)
+    on conflict (key) do update set
+      hits = case when r.window_start <= now() - make_interval(secs => ${windowSeconds}) then 1 else r.hits + 1 end,
+      window_start = case when r.window_start <= now() - make_interval(secs => ${windowSeconds}) then now() else r.window_start end
+    returning hits, ceil(extract(epoch from (r.window_start + make_interval(secs => ${windowSeconds}) - now())))::int as wait`);
+  const row = (res as unknown as { rows: { hits: number; wait: number }[] }).rows[0];
+  return row && row.hits > limit ? Math.max(1, row.wait) : 0;
+}
+
+/** The browser's device id, issued on first contact with a limited call (HttpOnly, a year). */
+function deviceOf(req: FastifyRequest, reply: FastifyReply): string {
+  const have = req.cookies[DEVICE_COOKIE];
+  if (have && /^[A-Za-z0-9_-]{16,64}$/.test(have)) return have;
+  const id = randomBytes(16).toString('base64url');
+  reply.setCookie(DEVICE_COOKIE, id, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    maxAge: 365 * 24 * 3600,
+  });
+  return id;
+}
+
+/** Per-address and per-browser limits on sign-in, SMS codes, registration and password reset: 429 past them. */
+export function registerRateLimits(app: FastifyInstance, db: Database, factor: number) {
+  // Windows are at most an hour: counters a day old are dropped, so the table stays small.
+  const sweep = setInterval(
+    () =>
+      void db.app
+        .execute(sql`delete from rate_limits where window_start < now() - interval '1 day'`)
+        .catch((err) => app.log.warn({ err }, 'sweeping rate limits failed')),
+    3600_000,
+  );
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'POST' || !req.url.startsWith('/api/')) return;
+    const limit = LIMITS[req.url.slice(5).split('?')[0] ?? ''];
+    if (!limit) return;
+    const path = req.url.slice(5);
+    const device = deviceOf(req, reply);
+    const wait = Math.max(
+      await hit(db, `ip:${req.ip}:${path}`, limit.perIp * factor, limit.windowSeconds),
+      await hit(db, `device:${device}:${path}`, limit.perDevice * factor, limit.windowSeconds),
+    );
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      return reply.status(429).send({ code: CODE.TOO_MANY, msg: tooMany(wait), data: { retryAfter: wait } });
+    }
+  });
+}
+
+const tooMany = (seconds: number) =>
+  `操作过于频繁，请${seconds >= 120 ? `${Math.ceil(seconds / 60)}分钟` : `${seconds}秒`}后再试`;

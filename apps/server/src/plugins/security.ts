@@ -1,0 +1,84 @@
+import { CODE, MSG } from '@dzy/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
+
+/** The local helper (365基础服务) the browser calls on the user's own PC: first free of these ports. */
+const HELPER_ORIGINS = [36501, 36502, 36503, 36504, 36505].map((p) => `http://127.0.0.1:${p}`).join(' ');
+
+/**
+ * The page may run only the product's own scripts (no inline script: index.html has none), talk to
+ * this origin (calls, push) and the local helper; antd writes inline styles, hence 'unsafe-inline' for
+ * style only. Files the server sends set their own stricter policy.
+ */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  `connect-src 'self' ws: wss: ${HELPER_ORIGINS}`,
+  "frame-ancestors 'self'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A browser says where a request comes from: refuse a state-changing call sent by a page of another
+ * site (cross-site request forgery; SameSite cookies are the first wall, this is the second). Requests
+ * without those headers (API clients with a bearer token, curl) are not browsers' and pass.
+ */
+export function fromAnotherSite(req: FastifyRequest): boolean {
+  if (req.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = req.headers.origin;
+  if (!origin) return false;
+  try {
+    // req.host is the Host header, or behind a trusted proxy the X-Forwarded-Host it passes on.
+    return new URL(origin).host !== req.host;
+  } catch {
+    return true;
+  }
+}
+
+/** True when a string holds text no person typed: NUL, or half of a surrogate pair (broken emoji). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is this expression's purpose.
+const INVALID_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether any string (or key) in a parsed JSON body holds invalid text. */
+export function hasInvalidText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return INVALID_TEXT.test(value);
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => hasInvalidText(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => INVALID_TEXT.test(k) || hasInvalidText(v, depth + 1));
+}
+
+/** Security headers on every reply, and the two refusals every call shares, before any handler runs. */
+export function registerSecurity(app: FastifyInstance) {
+  app.addHook('onRequest', async (req) => {
+    if (STATE_CHANGING.has(req.method) && req.url.startsWith('/api/') && fromAnotherSite(req)) {
+      throw new AppError(CODE.NO_PERMISSION, MSG.crossSite);
+    }
+    if (INVALID_TEXT.test(safeDecode(req.url))) throw new AppError(CODE.BAD_REQUEST, MSG.invalidText);
+  });
+  app.addHook('preHandler', async (req) => {
+    if (hasInvalidText(req.body)) throw new AppError(CODE.BAD_REQUEST, MSG.invalidText);
+  });
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-frame-options', 'SAMEORIGIN');
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CSP);
+    // Only over https (directly or, with TRUST_PROXY, as the proxy says): over plain http it would be ignored.
+    if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  });
+}
+
+function safeDecode(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+}
