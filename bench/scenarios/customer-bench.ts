@@ -1,11 +1,6 @@
 import { CODE, customerListCall } from '@dzy/shared';
 import { inScope } from '../../apps/server/src/db/client.js';
-import {
-  customerOrder,
-  customerWhere,
-  itemsFor,
-  pageIds,
-} from '../../apps/server/src/modules/customer/customer.repo.js';
+import { customerPage, customerWhere } from '../../apps/server/src/modules/customer/customer.repo.js';
 import type { SessionCtx } from '../../apps/server/src/plugins/session.js';
 import type { Runs } from '../scenario.js';
 import { type BenchEnv, expectThat } from '../scenario.js';
@@ -35,14 +30,13 @@ export function adminCtx(env: BenchEnv): SessionCtx {
   };
 }
 
-/** The list's database work, as customer.routes.ts does it: page ids with the total, then the rows. */
+/** The list's database work: the code the call runs (the total, page ids, then the rows). */
 export function listSql(env: BenchEnv, pageNo: number, pageSize = 20) {
   const session = adminCtx(env);
   const agencyId = env.data.agencyId;
   return inScope(env.db.app, { agencyId, userId: session.userId }, async (tx) => {
     const where = customerWhere(session, agencyId, {});
-    const { ids, total } = await pageIds(tx, where, customerOrder({}), pageNo, pageSize);
-    const list = await itemsFor(tx, agencyId, ids);
+    const { list, total } = await customerPage(tx, agencyId, where, { pageNo, pageSize });
     if (total < BENCH_ENTERPRISES || list.length !== pageSize)
       throw new Error(`page ${pageNo}: ${list.length} of ${total}`);
     return list;

@@ -116,7 +116,7 @@ describe('list (queryAgencyUserEnterpriseV3)', () => {
     expect(new Set(ids).size).toBe(60);
     expect(p1.list[0]?.id).toBeGreaterThan(p1.list[1]?.id ?? 0);
     const past = await list(t, admin, { pageSize: 20, pageNo: 9 });
-    expect(past).toEqual({ list: [], total: 60 });
+    expect(past).toEqual({ list: [], total: 60, cursor: { next: null, prev: null } });
     const bad = await t.call(customerListCall.path, { pageSize: 30 }, admin);
     expect(bad.code).toBe(CODE.BAD_REQUEST);
     expect(bad.msg).toBe('每页条数：每页条数须为20、50、100或500');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 
 /**
  * Receivables and charges 收费列表 (/contractFee/sfgl/sflb, business.md §1, §3, §5, §9): each contract's
@@ -147,6 +148,7 @@ const paging = {
     .int()
     .refine((n) => (FEE_PAGE_SIZES as readonly number[]).includes(n), '每页条数须为20、50、100或500')
     .default(20),
+  ...cursorField,
 };
 
 const commonFilter = {
@@ -205,7 +207,12 @@ export const receivableListCall = defineCall({
   summary: '收费列表：应收（按账期；筛选、排序、分页，合计为整个筛选结果）',
   access: 'fee:list:view',
   body: receivableFilterSchema.extend(paging),
-  data: z.object({ list: z.array(receivableItemSchema), total: z.number(), totals: receivableTotalsSchema }),
+  data: z.object({
+    list: z.array(receivableItemSchema),
+    total: z.number(),
+    totals: receivableTotalsSchema,
+    cursor: pageCursorsSchema,
+  }),
 });
 
 // --- charges (收款记录) ------------------------------------------------------------------------
@@ -254,7 +261,12 @@ export const chargeListCall = defineCall({
   summary: '收费列表：收款记录（筛选、排序、分页，合计为整个筛选结果中未撤销的收款）',
   access: 'fee:list:view',
   body: chargeFilterSchema.extend(paging),
-  data: z.object({ list: z.array(chargeItemSchema), total: z.number(), totals: z.object({ amount: z.string() }) }),
+  data: z.object({
+    list: z.array(chargeItemSchema),
+    total: z.number(),
+    totals: z.object({ amount: z.string() }),
+    cursor: pageCursorsSchema,
+  }),
 });
 
 export const saveChargeBodySchema = z.strictObject({

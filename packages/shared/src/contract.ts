@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
 import { AMOUNT_RE } from './contract-template.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 import { stripSpaces } from './validators.js';
 
 /**
@@ -211,6 +212,7 @@ const paging = {
     .int()
     .refine((n) => (CONTRACT_PAGE_SIZES as readonly number[]).includes(n), '每页条数须为20、50、100或500')
     .default(20),
+  ...cursorField,
 };
 
 /** The agency id the original client sends; taken from the session, a different one is refused (404). */
@@ -377,7 +379,7 @@ export const contractListCall = defineCall({
   summary: '合同列表（筛选、分页；按数据权限与合同特殊权限）',
   access: 'contract:list:view',
   body: contractFilterSchema.extend(paging),
-  data: z.object({ list: z.array(contractItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(contractItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 export const contractListByEnterpriseCall = defineCall({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 import {
   checkEmail,
   checkLandline,
@@ -104,6 +105,7 @@ const paging = {
     .int()
     .refine((n) => (CUSTOMER_PAGE_SIZES as readonly number[]).includes(n), '每页条数须为20、50、100或500')
     .default(20),
+  ...cursorField,
 };
 
 const regionCode = z.string().regex(/^(\d{6})?$/, '地区编码为6位数字');
@@ -291,7 +293,7 @@ export const customerListCall = defineCall({
   summary: '我的客户：列表（筛选、排序、分页；按数据权限）',
   access: 'customer:list:view',
   body: customerFilterSchema.extend(paging),
-  data: z.object({ list: z.array(customerItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(customerItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 // --- detail, create, edit ----------------------------------------------------------------------
@@ -424,7 +426,7 @@ export const recycleListCall = defineCall({
     allocateUser: z.number().int().min(0).optional(),
     ...paging,
   }),
-  data: z.object({ list: z.array(recycleItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(recycleItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 export const customerRestoreCall = defineCall({

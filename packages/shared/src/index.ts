@@ -20,6 +20,7 @@ export * from './helper-protocol.js';
 export * from './menu.js';
 export * from './message.js';
 export * from './org.js';
+export * from './paging.js';
 export * from './permissions.js';
 export * from './role.js';
 export * from './staff.js';

@@ -132,6 +132,7 @@ export const contracts = pgTable(
   },
   (t) => [
     uniqueIndex('contracts_agency_no_uq').on(t.agencyId, t.contractNo),
+    index('contracts_agency_id_idx').on(t.agencyId, t.id),
     index('contracts_agency_ent_idx').on(t.agencyId, t.enterpriseId),
     index('contracts_agency_user_idx').on(t.agencyId, t.contractUserId),
     index('contracts_agency_end_idx').on(t.agencyId, t.endDate).where(sql`${t.htzt} = '2'`),
@@ -199,7 +200,9 @@ export const receivables = pgTable(
   },
   (t) => [
     uniqueIndex('receivables_contract_period_uq').on(t.contractId, t.periodNo),
-    index('receivables_agency_due_idx').on(t.agencyId, t.dueDate),
+    index('receivables_agency_due_id_idx').on(t.agencyId, t.dueDate, t.id),
+    index('receivables_agency_amount_idx').on(t.agencyId, t.amountFen, t.id),
+    index('receivables_agency_paid_idx').on(t.agencyId, t.paidFen, t.id),
     index('receivables_agency_ent_idx').on(t.agencyId, t.enterpriseId),
     tenantPolicy('receivables_tenant', t.agencyId),
   ],
@@ -233,7 +236,9 @@ export const charges = pgTable(
     revokedBy: integer('revoked_by').references(() => users.id),
   },
   (t) => [
-    index('charges_agency_date_idx').on(t.agencyId, t.payDate),
+    index('charges_agency_date_id_idx').on(t.agencyId, t.payDate, t.id),
+    index('charges_agency_amount_idx').on(t.agencyId, t.amountFen, t.id),
+    index('charges_agency_id_idx').on(t.agencyId, t.id),
     index('charges_receivable_idx').on(t.receivableId),
     // A receipt number is used by one live charge of the agency; a revoked charge frees it (slice 6c).
     uniqueIndex('charges_agency_receipt_uq')

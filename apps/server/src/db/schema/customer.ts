@@ -86,7 +86,8 @@ export const enterprises = pgTable(
     // The book lists the agency's active enterprises: this index holds just those, in id order.
     index('enterprises_agency_active_idx').on(t.agencyId, t.id).where(sql`${t.deletedAt} is null`),
     index('enterprises_agency_user_idx').on(t.agencyId, t.allocateUser, t.id),
-    index('enterprises_agency_name_idx').on(t.agencyId, t.qymc),
+    index('enterprises_agency_name_id_idx').on(t.agencyId, t.qymc, t.id).where(sql`${t.deletedAt} is null`),
+    index('enterprises_agency_deleted_idx').on(t.agencyId, t.deletedAt, t.id).where(sql`${t.deletedAt} is not null`),
     uniqueIndex('enterprises_agency_qysh_uq').on(t.agencyId, t.qysh).where(sql`${t.qysh} <> ''`),
     tenantPolicy('enterprises_tenant', t.agencyId),
   ],

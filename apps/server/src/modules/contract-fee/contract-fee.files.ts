@@ -14,6 +14,7 @@ import { inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
+import { orderOf } from '../../db/paging.js';
 import { charges, receivables } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
@@ -22,13 +23,14 @@ import { resolveSession, type SessionCtx } from '../../plugins/session.js';
 import { neutralise } from '../customer/xlsx.js';
 import {
   agencyOf,
-  chargeOrder,
   chargeQuery,
+  chargeSort,
   chargeTotals,
   chargeWhere,
   feeAccessOf,
-  receivableOrder,
+  feeFrom,
   receivableQuery,
+  receivableSort,
   receivableTotals,
   receivableWhere,
   toChargeItem,
@@ -100,16 +102,19 @@ export function feeFileRoutes(app: FastifyInstance, deps: Deps) {
       if (body.tab === 'receivable') {
         const where = receivableWhere(a, body, today);
         const rows = await receivableQuery(tx, a, where)
-          .orderBy(...receivableOrder(body, today))
+          .orderBy(...orderOf(receivableSort(body, today)))
           .limit(FEE_EXPORT_MAX + 1);
-        return { ids: rows.map((r) => r.id), totals: await receivableTotals(tx, where) };
+        return {
+          ids: rows.map((r) => r.id),
+          totals: (await receivableTotals(tx, feeFrom('receivables', body), where)).totals,
+        };
       }
       const where = chargeWhere(a, body);
       const rows = await chargeQuery(tx, a, where)
-        .orderBy(...chargeOrder(body))
+        .orderBy(...orderOf(chargeSort(body)))
         .limit(FEE_EXPORT_MAX + 1);
-      const t = await chargeTotals(tx, where);
-      return { ids: rows.map((r) => r.id), totals: { amount: t.amount, paid: '', unpaid: '' } };
+      const t = await chargeTotals(tx, feeFrom('charges', body), where);
+      return { ids: rows.map((r) => r.id), totals: { amount: t.totals.amount, paid: '', unpaid: '' } };
     });
     if (ids.length > FEE_EXPORT_MAX) throw new AppError(CODE.BAD_REQUEST, FEE_MSG.exportTooMany);
     await scoped((tx) =>

@@ -8,10 +8,11 @@ import {
   type ReceivableItem,
   type receivableFilterSchema,
 } from '@dzy/shared';
-import { and, asc, desc, eq, gte, ilike, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
+import { countOf, type Sort } from '../../db/paging.js';
 import { charges, contracts, enterprises, receivables, specialPermissions, users } from '../../db/schema/index.js';
 import { dataScope } from '../../lib/data-scope.js';
 import { AppError } from '../../plugins/errors.js';
@@ -112,25 +113,39 @@ export function receivableWhere(a: FeeAccess, f: ReceivableFilterOut, today: str
   ) as SQL;
 }
 
-export function receivableOrder(f: Pick<ReceivableFilterOut, 'sortField' | 'sortOrder'>, today: string): SQL[] {
-  const dir = f.sortOrder === 'descend' ? desc : asc;
+/** The receivables' sorts; each key list ends in the id and runs one way, as keyset paging needs. */
+export function receivableSort(f: Pick<ReceivableFilterOut, 'sortField' | 'sortOrder'>, today: string): Sort {
+  const desc = f.sortOrder === 'descend';
   switch (f.sortField) {
     case 'amount':
-      return [dir(receivables.amountFen), dir(receivables.id)];
+      return { name: 'amount', keys: [receivables.amountFen, receivables.id], desc };
     case 'paid':
-      return [dir(receivables.paidFen), dir(receivables.id)];
+      return { name: 'paid', keys: [receivables.paidFen, receivables.id], desc };
     case 'unpaid':
-      return [f.sortOrder === 'descend' ? sql`${unpaidFen} desc` : sql`${unpaidFen} asc`, dir(receivables.id)];
+      return { name: 'unpaid', keys: [unpaidFen, receivables.id], desc };
     case 'dueDate':
-      return [dir(receivables.dueDate), dir(receivables.id)];
+      return { name: 'dueDate', keys: [receivables.dueDate, receivables.id], desc };
     default:
       // What needs collecting first (due and not fully paid, oldest first), then the rest by due date.
-      return [
-        sql`case when ${receivables.paidFen} < ${receivables.amountFen} and ${receivables.dueDate} <= ${today} then 0 else 1 end`,
-        asc(receivables.dueDate),
-        asc(receivables.id),
-      ];
+      return {
+        name: `collect:${today}`,
+        keys: [
+          sql`(case when ${receivables.paidFen} < ${receivables.amountFen} and ${receivables.dueDate} <= ${today} then 0 else 1 end)`,
+          receivables.dueDate,
+          receivables.id,
+        ],
+        desc: false,
+      };
   }
+}
+
+/** The tables a fee list's filter needs: the contract always (visibility), the client for a keyword. */
+export function feeFrom(base: 'receivables' | 'charges', f: { keyword?: string | undefined }): SQL {
+  const table = base === 'receivables' ? receivables : charges;
+  const contractId = base === 'receivables' ? receivables.contractId : charges.contractId;
+  const enterpriseId = base === 'receivables' ? receivables.enterpriseId : charges.enterpriseId;
+  const withContract = sql`${table} join ${contracts} on ${contracts.id} = ${contractId}`;
+  return f.keyword ? sql`${withContract} join ${enterprises} on ${enterprises.id} = ${enterpriseId}` : withContract;
 }
 
 export function chargeWhere(a: FeeAccess, f: ChargeFilterOut): SQL {
@@ -145,16 +160,16 @@ export function chargeWhere(a: FeeAccess, f: ChargeFilterOut): SQL {
   ) as SQL;
 }
 
-export function chargeOrder(f: Pick<ChargeFilterOut, 'sortField' | 'sortOrder'>): SQL[] {
-  const dir = f.sortOrder === 'ascend' ? asc : desc;
+export function chargeSort(f: Pick<ChargeFilterOut, 'sortField' | 'sortOrder'>): Sort {
+  const desc = f.sortOrder !== 'ascend';
   switch (f.sortField) {
     case 'amount':
-      return [dir(charges.amountFen), dir(charges.id)];
+      return { name: 'amount', keys: [charges.amountFen, charges.id], desc };
     case 'createdAt':
-      return [dir(charges.id)];
+      return { name: 'id', keys: [charges.id], desc };
     default:
       // Newest payment first.
-      return [dir(charges.payDate), dir(charges.id)];
+      return { name: 'payDate', keys: [charges.payDate, charges.id], desc };
   }
 }
 
@@ -220,34 +235,22 @@ export function toReceivableItem(r: ReceivableRow, today: string, qfys: number):
   };
 }
 
-/** One page of receivables with the total count, in a single pass (count(*) over ()). */
-export async function receivablePage(
-  tx: Queryable,
-  a: FeeAccess,
-  where: SQL,
-  order: SQL[],
-  pageNo: number,
-  pageSize: number,
-): Promise<{ rows: ReceivableRow[]; total: number }> {
-  const rows = await receivableQuery(tx, a, where)
-    .orderBy(...order)
-    .limit(pageSize)
-    .offset((pageNo - 1) * pageSize);
-  if (rows.length > 0) return { rows, total: rows[0]?.total ?? 0 };
-  if (pageNo === 1) return { rows: [], total: 0 };
-  const [count] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(receivables)
-    .innerJoin(contracts, eq(contracts.id, receivables.contractId))
-    .innerJoin(enterprises, eq(enterprises.id, receivables.enterpriseId))
-    .where(where);
-  return { rows: [], total: count?.n ?? 0 };
+/** The list rows of these receivables, in the order of `ids`. */
+export async function receivableRows(tx: Queryable, a: FeeAccess, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const rows = await receivableQuery(
+    tx,
+    a,
+    and(eq(receivables.agencyId, a.agencyId), inArray(receivables.id, [...ids])) as SQL,
+  );
+  const at = new Map(ids.map((id, i) => [id, i]));
+  return rows.sort((x, y) => (at.get(x.id) ?? 0) - (at.get(y.id) ?? 0));
 }
 
-/** The receivables matching `where` with what the list shows (plus the window count). */
+/** The receivables matching `where` with what the list shows. */
 export function receivableQuery(tx: Queryable, a: FeeAccess, where: SQL) {
   return tx
-    .select({ ...receivableColumns(a), total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select(receivableColumns(a))
     .from(receivables)
     .innerJoin(contracts, eq(contracts.id, receivables.contractId))
     .innerJoin(enterprises, eq(enterprises.id, receivables.enterpriseId))
@@ -256,23 +259,21 @@ export function receivableQuery(tx: Queryable, a: FeeAccess, where: SQL) {
     .$dynamic();
 }
 
-/** 合计 of the receivables over the whole filter, in fen, summed by the database in integers. */
-export async function receivableTotals(tx: Queryable, where: SQL) {
-  const [row] = await tx
-    .select({
-      amount: sql<string>`coalesce(sum(${receivables.amountFen}), 0)::text`,
-      paid: sql<string>`coalesce(sum(${receivables.paidFen}), 0)::text`,
-      unpaid: sql<string>`coalesce(sum(${unpaidFen}), 0)::text`,
-    })
-    .from(receivables)
-    .innerJoin(contracts, eq(contracts.id, receivables.contractId))
-    .innerJoin(enterprises, eq(enterprises.id, receivables.enterpriseId))
-    .where(where);
+/** The number of receivables matching the filter and their 合计 in fen, in one aggregate. */
+export async function receivableTotals(tx: Queryable, from: SQL, where: SQL) {
+  const { total, sums } = await countOf(tx, from, where, {
+    amount: sql`coalesce(sum(${receivables.amountFen}), 0)`,
+    paid: sql`coalesce(sum(${receivables.paidFen}), 0)`,
+    unpaid: sql`coalesce(sum(${unpaidFen}), 0)`,
+  });
   // Sums come back as text (bigint); fen totals stay far below 2^53 for any agency.
   return {
-    amount: feeYuan(Number(row?.amount ?? 0)),
-    paid: feeYuan(Number(row?.paid ?? 0)),
-    unpaid: feeYuan(Number(row?.unpaid ?? 0)),
+    total,
+    totals: {
+      amount: feeYuan(Number(sums.amount)),
+      paid: feeYuan(Number(sums.paid)),
+      unpaid: feeYuan(Number(sums.unpaid)),
+    },
   };
 }
 
@@ -300,10 +301,10 @@ const chargeColumns = (a: FeeAccess) => ({
   editable: sql<boolean>`(${feeEditable(a)})`.mapWith(Boolean),
 });
 
-/** The charges matching `where` with what the list shows (plus the window count). */
+/** The charges matching `where` with what the list shows. */
 export function chargeQuery(tx: Queryable, a: FeeAccess, where: SQL) {
   return tx
-    .select({ ...chargeColumns(a), total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select(chargeColumns(a))
     .from(charges)
     .innerJoin(receivables, eq(receivables.id, charges.receivableId))
     .innerJoin(contracts, eq(contracts.id, charges.contractId))
@@ -317,7 +318,7 @@ export function chargeQuery(tx: Queryable, a: FeeAccess, where: SQL) {
 
 type ChargeRow = Awaited<ReturnType<ReturnType<typeof chargeQuery>['execute']>>[number];
 
-export function toChargeItem(r: Omit<ChargeRow, 'total'>): ChargeItem {
+export function toChargeItem(r: ChargeRow): ChargeItem {
   return {
     id: r.id,
     receivableId: r.receivableId,
@@ -344,40 +345,18 @@ export function toChargeItem(r: Omit<ChargeRow, 'total'>): ChargeItem {
   };
 }
 
-export async function chargePage(
-  tx: Queryable,
-  a: FeeAccess,
-  where: SQL,
-  order: SQL[],
-  pageNo: number,
-  pageSize: number,
-) {
-  const rows = await chargeQuery(tx, a, where)
-    .orderBy(...order)
-    .limit(pageSize)
-    .offset((pageNo - 1) * pageSize);
-  if (rows.length > 0) return { rows, total: rows[0]?.total ?? 0 };
-  if (pageNo === 1) return { rows: [], total: 0 };
-  const [count] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(charges)
-    .innerJoin(receivables, eq(receivables.id, charges.receivableId))
-    .innerJoin(contracts, eq(contracts.id, charges.contractId))
-    .innerJoin(enterprises, eq(enterprises.id, charges.enterpriseId))
-    .where(where);
-  return { rows: [], total: count?.n ?? 0 };
+/** The list rows of these charges, in the order of `ids`. */
+export async function chargeRows(tx: Queryable, a: FeeAccess, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const rows = await chargeQuery(tx, a, and(eq(charges.agencyId, a.agencyId), inArray(charges.id, [...ids])) as SQL);
+  const at = new Map(ids.map((id, i) => [id, i]));
+  return rows.sort((x, y) => (at.get(x.id) ?? 0) - (at.get(y.id) ?? 0));
 }
 
-/** 合计 of the live (not revoked) charges over the whole filter. */
-export async function chargeTotals(tx: Queryable, where: SQL) {
-  const [row] = await tx
-    .select({
-      amount: sql<string>`coalesce(sum(${charges.amountFen}) filter (where ${charges.revokedAt} is null), 0)::text`,
-    })
-    .from(charges)
-    .innerJoin(receivables, eq(receivables.id, charges.receivableId))
-    .innerJoin(contracts, eq(contracts.id, charges.contractId))
-    .innerJoin(enterprises, eq(enterprises.id, charges.enterpriseId))
-    .where(where);
-  return { amount: feeYuan(Number(row?.amount ?? 0)) };
+/** The number of charges matching the filter and the 合计 of the live (not revoked) ones, in one aggregate. */
+export async function chargeTotals(tx: Queryable, from: SQL, where: SQL) {
+  const { total, sums } = await countOf(tx, from, where, {
+    amount: sql`coalesce(sum(${charges.amountFen}) filter (where ${charges.revokedAt} is null), 0)`,
+  });
+  return { total, totals: { amount: feeYuan(Number(sums.amount)) } };
 }

@@ -10,6 +10,7 @@ import {
   saveChargeCall,
 } from '@dzy/shared';
 import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { pageIds } from '../../db/paging.js';
 import { charges, contracts, enterprises, receivables, users } from '../../db/schema/index.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
@@ -18,23 +19,31 @@ import { feeFileRoutes } from './contract-fee.files.js';
 import { feeJobs, startFeeSchedule } from './contract-fee.jobs.js';
 import {
   agencyOf,
-  chargeOrder,
-  chargePage,
   chargeQuery,
+  chargeRows,
+  chargeSort,
   chargeTotals,
   chargeWhere,
   feeAccessOf,
   feeEditable,
+  feeFrom,
   feeVisible,
-  receivableOrder,
-  receivablePage,
   receivableQuery,
+  receivableRows,
+  receivableSort,
   receivableTotals,
   receivableWhere,
   toChargeItem,
   toReceivableItem,
 } from './contract-fee.repo.js';
-import { arrearsOf, feeToday, recordCharge, revokeCharge } from './contract-fee.service.js';
+import {
+  arrearsOf,
+  chargeListPage,
+  feeToday,
+  receivableListPage,
+  recordCharge,
+  revokeCharge,
+} from './contract-fee.service.js';
 
 /** 收费列表 (/contractFee/sfgl/sflb): receivables, charges, the schedule of a contract, export, reminders. */
 export const contractFeeModule: ServerModule = {
@@ -45,32 +54,11 @@ export const contractFeeModule: ServerModule = {
     startFeeSchedule(app, deps);
   },
   calls: [
-    serve(receivableListCall, async ({ body, session, tx }) => {
-      const a = await feeAccessOf(tx, session);
-      const today = feeToday();
-      const where = receivableWhere(a, body, today);
-      const { rows, total } = await receivablePage(
-        tx,
-        a,
-        where,
-        receivableOrder(body, today),
-        body.pageNo,
-        body.pageSize,
-      );
-      const arrears = await arrearsOf(tx, [...new Set(rows.map((r) => r.enterpriseId))], today);
-      return {
-        list: rows.map((r) => toReceivableItem(r, today, arrears.get(r.enterpriseId) ?? 0)),
-        total,
-        totals: await receivableTotals(tx, where),
-      };
-    }),
+    serve(receivableListCall, async ({ body, session, tx }) =>
+      receivableListPage(tx, await feeAccessOf(tx, session), body, feeToday()),
+    ),
 
-    serve(chargeListCall, async ({ body, session, tx }) => {
-      const a = await feeAccessOf(tx, session);
-      const where = chargeWhere(a, body);
-      const { rows, total } = await chargePage(tx, a, where, chargeOrder(body), body.pageNo, body.pageSize);
-      return { list: rows.map(toChargeItem), total, totals: await chargeTotals(tx, where) };
-    }),
+    serve(chargeListCall, async ({ body, session, tx }) => chargeListPage(tx, await feeAccessOf(tx, session), body)),
 
     serve(saveChargeCall, async ({ body, session, tx, req }) => {
       const a = await feeAccessOf(tx, session);

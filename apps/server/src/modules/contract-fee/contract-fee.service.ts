@@ -12,13 +12,31 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Tx } from '../../db/client.js';
+import { type PageAsk, pageIds } from '../../db/paging.js';
 import { charges, contracts, receivables } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import { contractStatusOf } from '../contract/contract-status.js';
 import { isUniqueViolation } from '../role/member.repo.js';
-import { type FeeAccess, feeEditable, feeVisible } from './contract-fee.repo.js';
+import {
+  type ChargeFilterOut,
+  chargeRows,
+  chargeSort,
+  chargeTotals,
+  chargeWhere,
+  type FeeAccess,
+  feeEditable,
+  feeFrom,
+  feeVisible,
+  type ReceivableFilterOut,
+  receivableRows,
+  receivableSort,
+  receivableTotals,
+  receivableWhere,
+  toChargeItem,
+  toReceivableItem,
+} from './contract-fee.repo.js';
 
 export type { SaveChargeBody };
 
@@ -184,4 +202,45 @@ export async function revokeCharge(tx: Tx, req: FastifyRequest, a: FeeAccess, ch
     paidFenAfter: after.paidFen,
   });
   return { paid: after.paid, unpaid: after.unpaid, feeStatus: after.feeStatus };
+}
+
+/** One page of 应收 with its total and 合计 (the call and the bench run this same code). */
+export async function receivableListPage(tx: Tx, a: FeeAccess, body: ReceivableFilterOut & PageAsk, today: string) {
+  const { pageNo, pageSize, cursor, ...filter } = body;
+  const where = receivableWhere(a, body, today);
+  const from = feeFrom('receivables', body);
+  const { total, totals } = await receivableTotals(tx, from, where);
+  const page = await pageIds(tx, {
+    from,
+    where,
+    sort: receivableSort(body, today),
+    ask: { pageNo, pageSize, cursor },
+    filter,
+    total: async () => total,
+  });
+  const rows = await receivableRows(tx, a, page.ids);
+  const arrears = await arrearsOf(tx, [...new Set(rows.map((r) => r.enterpriseId))], today);
+  return {
+    list: rows.map((r) => toReceivableItem(r, today, arrears.get(r.enterpriseId) ?? 0)),
+    total,
+    totals,
+    cursor: page.cursor,
+  };
+}
+
+/** One page of 收款记录 with its total and 合计 (the call and the bench run this same code). */
+export async function chargeListPage(tx: Tx, a: FeeAccess, body: ChargeFilterOut & PageAsk) {
+  const { pageNo, pageSize, cursor, ...filter } = body;
+  const where = chargeWhere(a, body);
+  const from = feeFrom('charges', body);
+  const { total, totals } = await chargeTotals(tx, from, where);
+  const page = await pageIds(tx, {
+    from,
+    where,
+    sort: chargeSort(body),
+    ask: { pageNo, pageSize, cursor },
+    filter,
+    total: async () => total,
+  });
+  return { list: (await chargeRows(tx, a, page.ids)).map(toChargeItem), total, totals, cursor: page.cursor };
 }

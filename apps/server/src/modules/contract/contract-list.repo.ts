@@ -1,6 +1,7 @@
 import { type ContractFilter, type ContractItem, fenToYuan } from '@dzy/shared';
 import { and, asc, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import type { Sort } from '../../db/paging.js';
 import { contractLines, contracts, enterprises, receivables, users } from '../../db/schema/index.js';
 import { likeTerm } from '../role/member.repo.js';
 import type { ContractAccess } from './contract.repo.js';
@@ -47,24 +48,14 @@ export function contractWhere(access: ContractAccess, f: ContractFilter, today: 
   return and(...conds) as SQL;
 }
 
-/** One page of ids (newest first) and the total in one pass. */
-export async function contractPage(tx: Queryable, where: SQL, pageNo: number, pageSize: number) {
-  const rows = await tx
-    .select({ id: contracts.id, total: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(contracts)
-    .innerJoin(enterprises, eq(enterprises.id, contracts.enterpriseId))
-    .where(where)
-    .orderBy(desc(contracts.id))
-    .limit(pageSize)
-    .offset((pageNo - 1) * pageSize);
-  if (rows.length > 0 || pageNo === 1) return { ids: rows.map((r) => r.id), total: rows[0]?.total ?? 0 };
-  const [count] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(contracts)
-    .innerJoin(enterprises, eq(enterprises.id, contracts.enterpriseId))
-    .where(where);
-  return { ids: [], total: count?.n ?? 0 };
-}
+/** The list's one sort: newest first, by the index (agency_id, id). */
+export const CONTRACT_SORT: Sort = { name: 'id', keys: [contracts.id], desc: true };
+
+/** The tables the filter needs: the client only for a keyword (its name or tax number). */
+export const contractFrom = (f: Pick<ContractFilter, 'keyword'>): SQL =>
+  f.keyword
+    ? sql`${contracts} join ${enterprises} on ${enterprises.id} = ${contracts.enterpriseId}`
+    : sql`${contracts}`;
 
 export function statusText(htzt: string, endDate: string, today: string): string {
   if (htzt === '1') return '待提交';

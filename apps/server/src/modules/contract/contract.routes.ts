@@ -23,6 +23,7 @@ import {
   updateContractStatusCall,
 } from '@dzy/shared';
 import { and, asc, desc, eq, ilike, ne, or } from 'drizzle-orm';
+import { countOf, pageIds } from '../../db/paging.js';
 import {
   contractLines,
   contractReminderSettings,
@@ -56,7 +57,7 @@ import {
   terminateContract,
   updateDraft,
 } from './contract.service.js';
-import { contractItems, contractPage, contractWhere } from './contract-list.repo.js';
+import { CONTRACT_SORT, contractFrom, contractItems, contractWhere } from './contract-list.repo.js';
 import { contractWarningsOf, reminderSettingsOf } from './contract-status.js';
 import { specialPermissionCalls } from './special-permission.routes.js';
 
@@ -171,9 +172,19 @@ export const contractModule: ServerModule = {
     serve(contractListCall, async ({ body, session, tx }) => {
       const access = await contractAccess(tx, session);
       const today = chinaDate();
-      const { pageNo, pageSize, ...filter } = body;
-      const { ids, total } = await contractPage(tx, contractWhere(access, filter, today), pageNo, pageSize);
-      return { list: await contractItems(tx, access, ids, today), total };
+      const { pageNo, pageSize, cursor, ...filter } = body;
+      const where = contractWhere(access, filter, today);
+      const from = contractFrom(filter);
+      const { total } = await countOf(tx, from, where);
+      const page = await pageIds(tx, {
+        from,
+        where,
+        sort: CONTRACT_SORT,
+        ask: { pageNo, pageSize, cursor },
+        filter,
+        total: async () => total,
+      });
+      return { list: await contractItems(tx, access, page.ids, today), total, cursor: page.cursor };
     }),
 
     serve(contractListByEnterpriseCall, async ({ body, session, tx }) => {

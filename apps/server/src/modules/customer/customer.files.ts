@@ -30,6 +30,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
+import { orderOf } from '../../db/paging.js';
 import { enterpriseAttachments, enterprises, jobs } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
@@ -38,7 +39,7 @@ import { enqueue } from '../../plugins/jobs.js';
 import { hasInvalidText } from '../../plugins/security.js';
 import { resolveSession, type SessionCtx } from '../../plugins/session.js';
 import { failFileName, type ImportPayload, importDir } from './customer.jobs.js';
-import { customerOrder, customerWhere, hydjName, itemsFor, requireEnterprise } from './customer.repo.js';
+import { customerSort, customerWhere, hydjName, itemsFor, requireEnterprise } from './customer.repo.js';
 import { credentialColumns, normQysh } from './customer.service.js';
 import { isZip, neutralise, readXlsx, writeXlsx } from './xlsx.js';
 
@@ -398,7 +399,7 @@ export function customerFileRoutes(app: FastifyInstance, deps: Deps) {
         .select({ id: enterprises.id })
         .from(enterprises)
         .where(customerWhere(s, s.agencyId, f))
-        .orderBy(...customerOrder(f))
+        .orderBy(...orderOf(customerSort(f)))
         .limit(EXPORT_MAX + 1);
       return rows.map((r) => r.id);
     });

@@ -2,6 +2,7 @@ import { CODE, type CustomerItem, type customerFilterSchema, HYDJ_NAMES } from '
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
+import { countOf, pageIds, type Sort } from '../../db/paging.js';
 import { enterpriseContacts, enterpriseLabels, enterprises, grades, labels, users } from '../../db/schema/index.js';
 import { dataScope } from '../../lib/data-scope.js';
 import { AppError } from '../../plugins/errors.js';
@@ -83,40 +84,35 @@ export function customerWhere(session: SessionCtx, agencyId: number, f: Customer
 }
 
 /**
- * Orderings the indexes serve: newest first by id (agency_id, id) or by name (agency_id, qymc), id
- * breaking ties so that pages never overlap.
+ * The sorts the list offers, each served by an index ending in the id: newest first (agency_id, id)
+ * and by name (agency_id, qymc, id), both only over the book (deleted_at is null).
  */
-export function customerOrder(f: Pick<CustomerFilterOut, 'sortField' | 'sortOrder'>): SQL[] {
+export function customerSort(f: Pick<CustomerFilterOut, 'sortField' | 'sortOrder'>): Sort {
   if (f.sortField === 'qymc') {
-    const dir = f.sortOrder === 'descend' ? desc : asc;
-    return [dir(enterprises.qymc), dir(enterprises.id)];
+    return { name: 'qymc', keys: [enterprises.qymc, enterprises.id], desc: f.sortOrder === 'descend' };
   }
-  return [f.sortOrder === 'ascend' ? asc(enterprises.id) : desc(enterprises.id)];
+  return { name: 'id', keys: [enterprises.id], desc: f.sortOrder !== 'ascend' };
 }
 
-/**
- * One page of ids and the total in a single pass: the window count reads the matching rows once in
- * index order, so page 500 costs what page 1 costs (no separate count, no deep OFFSET over the heap
- * twice). Past the end it falls back to a plain count.
- */
-export async function pageIds(
+/** One page of the client list (the call and the bench run this same code). */
+export async function customerPage(
   tx: Queryable,
+  agencyId: number,
   where: SQL,
-  order: SQL[],
-  pageNo: number,
-  pageSize: number,
-): Promise<{ ids: number[]; total: number }> {
-  const rows = await tx
-    .select({ id: enterprises.id, total: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(enterprises)
-    .where(where)
-    .orderBy(...order)
-    .limit(pageSize)
-    .offset((pageNo - 1) * pageSize);
-  if (rows.length > 0) return { ids: rows.map((r) => r.id), total: rows[0]?.total ?? 0 };
-  if (pageNo === 1) return { ids: [], total: 0 };
-  const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(enterprises).where(where);
-  return { ids: [], total: count?.n ?? 0 };
+  body: CustomerFilterOut & { pageNo: number; pageSize: number; cursor?: string | undefined },
+) {
+  const { pageNo, pageSize, cursor, ...filter } = body;
+  const from = sql`${enterprises}`;
+  const { total } = await countOf(tx, from, where);
+  const page = await pageIds(tx, {
+    from,
+    where,
+    sort: customerSort(body),
+    ask: { pageNo, pageSize, cursor },
+    filter,
+    total: async () => total,
+  });
+  return { list: await itemsFor(tx, agencyId, page.ids), total, cursor: page.cursor };
 }
 
 /** The list rows for these ids, in the given order, with grade, labels, owner and first contact. */

@@ -37,6 +37,7 @@ import {
   updateQyshCall,
 } from '@dzy/shared';
 import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { countOf, pageIds } from '../../db/paging.js';
 import {
   accessLog,
   departments,
@@ -61,11 +62,10 @@ import { customerFileRoutes, removeAttachmentFiles } from './customer.files.js';
 import { importJob } from './customer.jobs.js';
 import {
   agencyOf,
-  customerOrder,
+  customerPage,
   customerWhere,
   ENTERPRISE_NOT_FOUND,
   itemsFor,
-  pageIds,
   requireEnterprise,
   requireEnterprises,
   visible,
@@ -98,8 +98,7 @@ export const customerModule: ServerModule = {
     serve(customerListCall, async ({ body, session, tx }) => {
       const agencyId = agencyOf(session);
       const where = customerWhere(session, agencyId, body);
-      const { ids, total } = await pageIds(tx, where, customerOrder(body), body.pageNo, body.pageSize);
-      return { list: await itemsFor(tx, agencyId, ids), total };
+      return customerPage(tx, agencyId, where, body);
     }),
 
     serve(customerDetailCall, async ({ body, session, tx }) => {
@@ -317,7 +316,19 @@ export const customerModule: ServerModule = {
             ? isNull(enterprises.allocateUser)
             : eq(enterprises.allocateUser, body.allocateUser),
       );
-      const rows = await tx
+      const { pageNo, pageSize, cursor, ...filter } = body;
+      const from = sql`${enterprises}`;
+      const { total } = await countOf(tx, from, where as typeof from);
+      // Most recently deleted first: the index (agency_id, deleted_at, id) where deleted.
+      const page = await pageIds(tx, {
+        from,
+        where: where as typeof from,
+        sort: { name: 'deleted', keys: [enterprises.deletedAt, enterprises.id], desc: true },
+        ask: { pageNo, pageSize, cursor },
+        filter,
+        total: async () => total,
+      });
+      const found = await tx
         .select({
           id: enterprises.id,
           qymc: enterprises.qymc,
@@ -325,19 +336,11 @@ export const customerModule: ServerModule = {
           qyxz: enterprises.qyxz,
           owner: users.hymc,
           deletedAt: enterprises.deletedAt,
-          total: sql<number>`count(*) over ()`.mapWith(Number),
         })
         .from(enterprises)
         .leftJoin(users, eq(users.id, enterprises.allocateUser))
-        .where(where)
-        .orderBy(desc(enterprises.deletedAt), desc(enterprises.id))
-        .limit(body.pageSize)
-        .offset((body.pageNo - 1) * body.pageSize);
-      let total = rows[0]?.total ?? 0;
-      if (rows.length === 0 && body.pageNo > 1) {
-        const [c] = await tx.select({ n: sql<number>`count(*)::int` }).from(enterprises).where(where);
-        total = c?.n ?? 0;
-      }
+        .where(and(eq(enterprises.agencyId, agencyId), inArray(enterprises.id, page.ids.length ? page.ids : [0])));
+      const rows = page.ids.flatMap((id) => found.filter((r) => r.id === id));
       return {
         list: rows.map((r) => ({
           id: r.id,
@@ -348,6 +351,7 @@ export const customerModule: ServerModule = {
           deletedAt: r.deletedAt?.toISOString() ?? '',
         })),
         total,
+        cursor: page.cursor,
       };
     }),
 

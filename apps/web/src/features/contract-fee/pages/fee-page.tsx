@@ -25,6 +25,7 @@ import { SearchBar, type SearchButton, type SearchField } from '../../../compone
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
 import { formatCount } from '../../../lib/format';
+import { movePage, type Paged } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { downloadPost, FEE_KEYS, showYuan, useFeeOwners } from '../api';
 import { ChargeDialog } from '../components/charge-dialog';
@@ -118,7 +119,7 @@ export function FeePage() {
   const [chargeForm] = Form.useForm<SearchValues>();
   const [values, setValues] = useState<Record<Tab, SearchValues>>({ receivable: {}, charge: {} });
   const [sorts, setSorts] = useState<Record<Tab, Sort>>({ receivable: {}, charge: {} });
-  const [pages, setPages] = useState<Record<Tab, { pageNo: number; pageSize: number }>>({
+  const [pages, setPages] = useState<Record<Tab, Paged>>({
     receivable: { pageNo: 1, pageSize: 20 },
     charge: { pageNo: 1, pageSize: 20 },
   });
@@ -146,7 +147,7 @@ export function FeePage() {
 
   const search = (v: SearchValues) => {
     setValues((all) => ({ ...all, [tab]: v }));
-    setPages((all) => ({ ...all, [tab]: { ...all[tab], pageNo: 1 } }));
+    setPages((all) => ({ ...all, [tab]: { pageNo: 1, pageSize: all[tab].pageSize } }));
   };
 
   const exportTab = async () => {
@@ -371,15 +372,13 @@ export function FeePage() {
         const s = Array.isArray(sorter) ? sorter[0] : sorter;
         const next: Sort = s?.order ? { sortField: String(s.columnKey), sortOrder: s.order } : {};
         setSorts((all) => ({ ...all, [which]: next }));
-        setPages((all) => ({ ...all, [which]: { ...all[which], pageNo: 1 } }));
+        setPages((all) => ({ ...all, [which]: { pageNo: 1, pageSize: all[which].pageSize } }));
         return;
       }
       const cur = pages[which];
-      const pageSize = pg.pageSize ?? cur.pageSize;
-      setPages((all) => ({
-        ...all,
-        [which]: { pageNo: pageSize !== cur.pageSize ? 1 : (pg.current ?? 1), pageSize },
-      }));
+      const shown = which === 'receivable' ? receivables.data : charges.data;
+      const next = movePage(cur, pg.current ?? 1, pg.pageSize ?? cur.pageSize, shown);
+      setPages((all) => ({ ...all, [which]: next }));
     };
 
   const pagination = (total: number) => ({

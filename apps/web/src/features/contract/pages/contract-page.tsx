@@ -22,6 +22,7 @@ import { useHasPerm } from '../../../components/auth';
 import { SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
+import { movePage, type Paged } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { ContractDrawer } from '../components/contract-drawer';
 import { ContractFormDialog, type FormMode } from '../components/contract-form-dialog';
@@ -67,7 +68,7 @@ export function ContractPage() {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<SearchValues>();
   const [values, setValues] = useState<SearchValues>({});
-  const [page, setPage] = useState({ pageNo: 1, pageSize: 20 });
+  const [page, setPage] = useState<Paged>({ pageNo: 1, pageSize: 20 });
   const [selected, setSelected] = useState<ContractItem[]>([]);
   const [formMode, setFormMode] = useState<FormMode | null>(null);
   const [viewing, setViewing] = useState<number | null>(null);
@@ -342,7 +343,7 @@ export function ContractPage() {
         buttons={buttons}
         onSearch={(v) => {
           setValues(v);
-          setPage((p) => ({ ...p, pageNo: 1 }));
+          setPage((p) => ({ pageNo: 1, pageSize: p.pageSize }));
           setSelected([]);
         }}
       />
@@ -374,7 +375,7 @@ export function ContractPage() {
           locale={{ emptyText: '暂无合同' }}
           onChange={(pg) => {
             const pageSize = pg.pageSize ?? page.pageSize;
-            setPage({ pageNo: pageSize !== page.pageSize ? 1 : (pg.current ?? 1), pageSize });
+            setPage(movePage(page, pg.current ?? 1, pageSize, list.data));
           }}
           pagination={{
             current: page.pageNo,

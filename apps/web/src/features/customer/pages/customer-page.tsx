@@ -55,6 +55,7 @@ import { SearchBar, type SearchButton, type SearchField } from '../../../compone
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
 import { formatCount } from '../../../lib/format';
+import { movePage, type Paged } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { act, CUSTOMER_KEYS, downloadFile, useAgencyEquity, useAllocateUsers, useGrades, useLabels } from '../api';
 import { AssignDialog } from '../components/assign-dialog';
@@ -123,7 +124,7 @@ export function CustomerPage() {
   const [ready, setReady] = useState(false);
   const [values, setValues] = useState<SearchValues>({});
   const [sort, setSort] = useState<Sort>({});
-  const [page, setPage] = useState({ pageNo: 1, pageSize: 20 });
+  const [page, setPage] = useState<Paged>({ pageNo: 1, pageSize: 20 });
   const [selected, setSelected] = useState<CustomerItem[]>([]);
   const [formFor, setFormFor] = useState<{ id?: number } | null>(null);
   const [drawer, setDrawer] = useState<number | null>(null);
@@ -179,7 +180,7 @@ export function CustomerPage() {
 
   const search = (v: SearchValues) => {
     setValues(v);
-    setPage((p) => ({ ...p, pageNo: 1 }));
+    setPage((p) => ({ pageNo: 1, pageSize: p.pageSize }));
     setSelected([]);
     remember({ values: v, sort, pageSize: page.pageSize });
   };
@@ -592,12 +593,12 @@ export function CustomerPage() {
               const field = s?.order ? (s.columnKey as 'qymc' | 'createdAt') : undefined;
               const next: Sort = field ? { sortField: field, sortOrder: s?.order ?? undefined } : {};
               setSort(next);
-              setPage((p) => ({ ...p, pageNo: 1 }));
+              setPage((p) => ({ pageNo: 1, pageSize: p.pageSize }));
               remember({ values, sort: next, pageSize: page.pageSize });
               return;
             }
             const pageSize = pg.pageSize ?? page.pageSize;
-            setPage({ pageNo: pageSize !== page.pageSize ? 1 : (pg.current ?? 1), pageSize });
+            setPage(movePage(page, pg.current ?? 1, pageSize, list.data));
             if (pageSize !== page.pageSize) remember({ values, sort, pageSize });
           }}
           pagination={{

@@ -18,6 +18,7 @@ import { SearchBar, type SearchButton } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
 import { formatCount } from '../../../lib/format';
+import { movePage, type Paged } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { act, CUSTOMER_KEYS, useAllocateUsers } from '../api';
 import '../customer.css';
@@ -37,7 +38,7 @@ export function RecyclePage() {
   const users = useAllocateUsers();
   const [form] = Form.useForm<SearchValues>();
   const [values, setValues] = useState<SearchValues>({});
-  const [page, setPage] = useState({ pageNo: 1, pageSize: 20 });
+  const [page, setPage] = useState<Paged>({ pageNo: 1, pageSize: 20 });
   const [selected, setSelected] = useState<RecycleItem[]>([]);
 
   const body = {
@@ -160,7 +161,7 @@ export function RecyclePage() {
         buttons={buttons}
         onSearch={(v) => {
           setValues(v);
-          setPage((p) => ({ ...p, pageNo: 1 }));
+          setPage((p) => ({ pageNo: 1, pageSize: p.pageSize }));
           setSelected([]);
         }}
         fields={[
@@ -220,7 +221,7 @@ export function RecyclePage() {
           locale={{ emptyText: '回收站是空的' }}
           onChange={(pg) => {
             const pageSize = pg.pageSize ?? page.pageSize;
-            setPage({ pageNo: pageSize !== page.pageSize ? 1 : (pg.current ?? 1), pageSize });
+            setPage(movePage(page, pg.current ?? 1, pageSize, list.data));
           }}
           pagination={{
             current: page.pageNo,

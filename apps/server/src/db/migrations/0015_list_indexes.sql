@@ -1,0 +1,25 @@
+-- One index per offered list sort, ending in the id (keyset paging, apps/server/src/db/paging.ts): a page
+-- is a walk of pageSize index entries, and a jump an index-only walk, never a sort of the whole filter.
+CREATE INDEX "enterprises_agency_name_id_idx" ON "enterprises" ("agency_id", "qymc", "id") WHERE "deleted_at" IS NULL;
+--> statement-breakpoint
+DROP INDEX IF EXISTS "enterprises_agency_name_idx";
+--> statement-breakpoint
+CREATE INDEX "enterprises_agency_deleted_idx" ON "enterprises" ("agency_id", "deleted_at", "id") WHERE "deleted_at" IS NOT NULL;
+--> statement-breakpoint
+CREATE INDEX "contracts_agency_id_idx" ON "contracts" ("agency_id", "id");
+--> statement-breakpoint
+CREATE INDEX "receivables_agency_due_id_idx" ON "receivables" ("agency_id", "due_date", "id");
+--> statement-breakpoint
+DROP INDEX IF EXISTS "receivables_agency_due_idx";
+--> statement-breakpoint
+CREATE INDEX "receivables_agency_amount_idx" ON "receivables" ("agency_id", "amount_fen", "id");
+--> statement-breakpoint
+CREATE INDEX "receivables_agency_paid_idx" ON "receivables" ("agency_id", "paid_fen", "id");
+--> statement-breakpoint
+CREATE INDEX "charges_agency_date_id_idx" ON "charges" ("agency_id", "pay_date", "id");
+--> statement-breakpoint
+DROP INDEX IF EXISTS "charges_agency_date_idx";
+--> statement-breakpoint
+CREATE INDEX "charges_agency_amount_idx" ON "charges" ("agency_id", "amount_fen", "id");
+--> statement-breakpoint
+CREATE INDEX "charges_agency_id_idx" ON "charges" ("agency_id", "id");
