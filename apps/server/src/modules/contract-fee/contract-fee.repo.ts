@@ -8,7 +8,7 @@ import {
   type ReceivableItem,
   type receivableFilterSchema,
 } from '@dzy/shared';
-import { and, asc, desc, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';

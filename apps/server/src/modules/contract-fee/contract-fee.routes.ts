@@ -10,7 +10,6 @@ import {
   saveChargeCall,
 } from '@dzy/shared';
 import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
-import { pageIds } from '../../db/paging.js';
 import { charges, contracts, enterprises, receivables, users } from '../../db/schema/index.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
@@ -20,19 +19,10 @@ import { feeJobs, startFeeSchedule } from './contract-fee.jobs.js';
 import {
   agencyOf,
   chargeQuery,
-  chargeRows,
-  chargeSort,
-  chargeTotals,
-  chargeWhere,
   feeAccessOf,
   feeEditable,
-  feeFrom,
   feeVisible,
   receivableQuery,
-  receivableRows,
-  receivableSort,
-  receivableTotals,
-  receivableWhere,
   toChargeItem,
   toReceivableItem,
 } from './contract-fee.repo.js';

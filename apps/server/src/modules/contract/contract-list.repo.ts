@@ -1,5 +1,5 @@
 import { type ContractFilter, type ContractItem, fenToYuan } from '@dzy/shared';
-import { and, asc, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import type { Sort } from '../../db/paging.js';
 import { contractLines, contracts, enterprises, receivables, users } from '../../db/schema/index.js';
