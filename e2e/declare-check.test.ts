@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,7 +7,16 @@ import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../apps/server/test/fresh-database.js';
-import { DEMO_ADMIN, freePort, launchChromium, signIn, snoozeMissingTaxDialog, waitFor } from './harness';
+import {
+  DEMO_ADMIN,
+  freePort,
+  launchChromium,
+  seedServer,
+  signIn,
+  snoozeMissingTaxDialog,
+  spawnServer,
+  waitFor,
+} from './harness';
 
 /**
  * 报税检查 in Chromium against the real server process, whose bureau is a simulator this test runs (so
@@ -16,9 +25,7 @@ import { DEMO_ADMIN, freePort, launchChromium, signIn, snoozeMissingTaxDialog, w
  * every enterprise counted once.
  */
 const ROOT = resolve(import.meta.dirname, '..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-/** One process (not the tsx wrapper and its child), so SIGKILL really ends the server. */
-const NODE_TSX = ['--import', 'tsx'];
+const _TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
 
@@ -31,7 +38,7 @@ let browser: Browser;
 let baseUrl: string;
 
 async function startServer() {
-  server = spawn(process.execPath, [...NODE_TSX, 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
+  server = spawnServer(env);
   await waitFor(`${baseUrl}/api/health`, 180_000);
 }
 
@@ -59,7 +66,7 @@ beforeAll(async () => {
     CHECK_CONCURRENCY: '3',
     CHECK_LEASE_SECONDS: '3',
   };
-  if (db) execFileSync(TSX, ['apps/server/src/db/seed/cli.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+  if (db) seedServer(env);
   await startServer();
   browser = await launchChromium();
 }, 240_000);

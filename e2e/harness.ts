@@ -3,11 +3,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startTaxSim } from '@dzy/tax-sim';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { freshDatabase } from '../apps/server/test/fresh-database.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+/**
+ * The server as `npm start` runs it: the compiled build on plain Node (scripts/build-node.mjs; the test
+ * command builds it first). One process, so a signal really reaches the server.
+ */
+export function spawnServer(env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--enable-source-maps', 'apps/server/build/main.mjs'], {
+    cwd: ROOT,
+    env,
+    stdio: 'inherit',
+  });
+}
+
+/** The demo data on a fresh PostgreSQL database, with the compiled seed (`npm run seed` does the same). */
+export function seedServer(env: NodeJS.ProcessEnv) {
+  execFileSync(process.execPath, ['apps/server/build/seed.mjs'], { cwd: ROOT, env, stdio: 'ignore' });
+}
 
 export const DEMO_ADMIN = '13800000000';
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -42,8 +59,8 @@ export async function freePort(): Promise<number> {
 export async function startProduct() {
   const dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-'));
   const port = await freePort();
-  // The server starts the simulated e-tax bureau in-process on this port (docs/tax-bureau-protocol.md).
-  const taxSimPort = await freePort();
+  // The simulated e-tax bureau, as its own server the product reaches over HTTP (docs/tax-bureau-protocol.md).
+  const sim = await startTaxSim();
   const db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
   const env = {
     ...process.env,
@@ -53,11 +70,10 @@ export async function startProduct() {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     DATABASE_URL: db?.url ?? '',
-    TAX_SIM_PORT: String(taxSimPort),
-    TAX_BUREAU_URL: '',
+    TAX_BUREAU_URL: sim.url,
   };
-  if (db) execFileSync(TSX, ['apps/server/src/db/seed/cli.ts'], { cwd: ROOT, env, stdio: 'ignore' });
-  const server: ChildProcess = spawn(TSX, ['apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
+  if (db) seedServer(env);
+  const server = spawnServer(env);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(`${baseUrl}/api/health`, 60_000);
 
@@ -67,7 +83,7 @@ export async function startProduct() {
   return {
     baseUrl,
     /** The simulated e-tax bureau the server uses: its admin calls set scenarios and faults, read SMS codes. */
-    bureauUrl: `http://127.0.0.1:${taxSimPort}`,
+    bureauUrl: sim.url,
     browser,
     /**
      * A new browser context (fresh cookies and storage) with one page, at 1440x900. The missing
@@ -93,6 +109,7 @@ export async function startProduct() {
       await browser.close();
       server.kill('SIGTERM');
       await new Promise((ok) => server.once('exit', ok));
+      await sim.close();
       await db?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snoozeMissingTaxDialog } from './harness.js';
+import { seedServer, snoozeMissingTaxDialog, spawnServer } from './harness.js';
 
 /**
  * The shell's message flow in Chromium: the bell pushed within a second, the message centre's tabs,
@@ -15,7 +15,7 @@ import { snoozeMissingTaxDialog } from './harness.js';
  * the same port and data.
  */
 const ROOT = resolve(import.meta.dirname, '..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const _TSX = join(ROOT, 'node_modules/.bin/tsx');
 const PASSWORD = 'Demo@2026';
 const ZHANG = '13800000002';
 const LI = '13800000001';
@@ -39,7 +39,7 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer() {
-  server = spawn(TSX, ['apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
+  server = spawnServer(env);
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
     try {
@@ -125,7 +125,7 @@ beforeAll(async () => {
     // No daily reminders during the test: the messages are the ones it sends.
     DAILY_JOBS: '0',
   };
-  if (databaseUrl) execFileSync(TSX, ['apps/server/src/db/seed/cli.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+  if (databaseUrl) seedServer(env);
   await startServer();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

@@ -12,7 +12,7 @@ if [ "${1:-}" != "--engine-only" ]; then
   echo "== glossary is current" && npx tsx scripts/glossary.ts --check
 fi
 echo "== unit and integration tests" && npx vitest run --project server
-if [ "${1:-}" != "--engine-only" ] || [ ! -f apps/web/dist/index.html ]; then
-  echo "== build web client" && npm run --silent build -w @dzy/web
+if [ "${1:-}" != "--engine-only" ] || [ ! -f apps/web/dist/index.html ] || [ ! -f apps/server/build/main.mjs ]; then
+  echo "== build (web client, server and simulator, as npm start runs them)" && npm run --silent build
 fi
 echo "== browser tests" && npx vitest run --project e2e

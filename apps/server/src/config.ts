@@ -20,9 +20,9 @@ export interface Config {
   production: boolean;
   /** Where the built web client is served from. */
   webDist: string;
-  /** The e-tax bureau to use (TAX_BUREAU_URL); unset means the simulator, which main.ts starts in-process. */
+  /** The e-tax bureau to use (TAX_BUREAU_URL); unset means the simulated bureau on TAX_SIM_PORT. */
   taxBureauUrl: string | null;
-  /** Port of the in-process simulator (TAX_SIM_PORT, default 8090; a free one when it is taken). */
+  /** Port of the simulated bureau when TAX_BUREAU_URL is unset (TAX_SIM_PORT, default 8090). */
   taxSimPort: number;
   /** Texts a day for the whole platform, and for one agency (invitations); past them nothing is sent. */
   smsDailyBudget: number;

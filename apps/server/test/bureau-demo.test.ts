@@ -1,6 +1,7 @@
 import { BUREAU_MSG, BureauError, httpBureauClient, MSG_TYPE } from '@dzy/shared';
 import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ETAX_PASSWORD, DEMO_PERSONAL_PASSWORD, DEMO_SCENARIO_TAXPAYERS } from '../src/db/seed/demo-bureau.js';
 import { decrypt } from '../src/lib/crypto.js';
 import { startTestApp, type TestApp } from './harness.js';
 
@@ -33,6 +34,15 @@ afterAll(async () => {
 });
 
 describe('the demo clients at the simulated bureau', () => {
+  it("the platform's copy of the bureau's test taxpayers agrees with what the bureau publishes", async () => {
+    const res = await fetch(`${sim.url}/admin/scenarios`);
+    const { data: published } = (await res.json()) as {
+      data: { taxpayers: { qysh: string; scenario: string }[]; etaxPassword: string; personalPassword: string };
+    };
+    expect(Object.fromEntries(published.taxpayers.map((t) => [t.scenario, t.qysh]))).toEqual(DEMO_SCENARIO_TAXPAYERS);
+    expect([published.etaxPassword, published.personalPassword]).toEqual([DEMO_ETAX_PASSWORD, DEMO_PERSONAL_PASSWORD]);
+  });
+
   it('show clean logins for most, and each failure of the batch check at least once', async () => {
     const bureau = httpBureauClient({ baseUrl: t.config.taxBureauUrl ?? '', busyDelayMs: () => 1 });
     const rows = await t.ownerQuery<Row>(

@@ -1,5 +1,4 @@
 import { BENEFIT_MENU, idCardCheckChar } from '@dzy/shared';
-import { SCENARIO_TAXPAYERS, type Scenario, SIM_ETAX_PASSWORD, SIM_PERSONAL_PASSWORD } from '@dzy/tax-sim';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
@@ -11,6 +10,12 @@ import {
   labels,
   organisations,
 } from '../../db/schema/index.js';
+import {
+  DEMO_ETAX_PASSWORD,
+  DEMO_PERSONAL_PASSWORD,
+  DEMO_SCENARIO_TAXPAYERS,
+  type DemoScenario,
+} from '../../db/seed/demo-bureau.js';
 import { generateMobile, generatePersonName, mulberry32 } from '../../db/seed/demo-data.js';
 import { encrypt } from '../../lib/crypto.js';
 
@@ -128,7 +133,7 @@ export async function seedCustomerDemo(db: Db, agencyIds: readonly number[], sec
  */
 const DEMO_BUREAU_MIX: readonly {
   i: number;
-  scenario?: Scenario;
+  scenario?: DemoScenario;
   missing?: 'etax' | 'personal';
   oldPassword?: boolean;
 }[] = [
@@ -150,7 +155,7 @@ async function seedBureauCredentials(
   agencyId: number,
   list: readonly { id: number }[],
   key: Buffer,
-  withScenarios: boolean,
+  withDemoScenarios: boolean,
 ) {
   const [agency] = await db
     .select({ taxNo: organisations.taxNo })
@@ -161,19 +166,19 @@ async function seedBureauCredentials(
     const first17 = `330106${1965 + Math.floor(rand() * 35)}0${1 + Math.floor(rand() * 9)}1${Math.floor(rand() * 9)}${100 + Math.floor(rand() * 899)}`;
     return first17 + idCardCheckChar(first17);
   };
-  const scenarioQysh = (s: Scenario) => SCENARIO_TAXPAYERS.find((t) => t.scenario === s)?.qysh ?? '';
+  const scenarioQysh = (s: DemoScenario) => DEMO_SCENARIO_TAXPAYERS[s];
   for (const [i, { id }] of list.entries()) {
-    const mix = withScenarios ? DEMO_BUREAU_MIX.find((m) => m.i === i) : undefined;
+    const mix = withDemoScenarios ? DEMO_BUREAU_MIX.find((m) => m.i === i) : undefined;
     const person = idNo();
     // About one in ten is logged in by the agency as agent (sfbm 97) with its own tax number.
     const agent = i % 10 === 9 && agency;
     const etax = {
       loginType: '0',
       xdzswjDlzh: person,
-      xdzswjPassEnc: encrypt(key, mix?.scenario === 'mismatch' ? 'Etax@2025' : SIM_ETAX_PASSWORD),
+      xdzswjPassEnc: encrypt(key, mix?.scenario === 'mismatch' ? 'Etax@2025' : DEMO_ETAX_PASSWORD),
       xdzswjSfbm: agent ? '97' : i % 3 === 0 ? '1' : '3',
       agentLoginAccount: agent ? generateMobile(rand) : '',
-      agentLoginPasswordEnc: agent ? encrypt(key, SIM_ETAX_PASSWORD) : '',
+      agentLoginPasswordEnc: agent ? encrypt(key, DEMO_ETAX_PASSWORD) : '',
       agentLoginQysh: agent ? (agency?.taxNo ?? '') : '',
     };
     const personal = {
@@ -181,9 +186,9 @@ async function seedBureauCredentials(
       dlId: person,
       dlPasswordEnc: encrypt(
         key,
-        mix?.oldPassword && mix.scenario === 'personalWrong' ? 'Gs@2025' : SIM_PERSONAL_PASSWORD,
+        mix?.oldPassword && mix.scenario === 'personalWrong' ? 'Gs@2025' : DEMO_PERSONAL_PASSWORD,
       ),
-      reportPasswordEnc: encrypt(key, SIM_PERSONAL_PASSWORD),
+      reportPasswordEnc: encrypt(key, DEMO_PERSONAL_PASSWORD),
     };
     const blankEtax = {
       xdzswjDlzh: '',
