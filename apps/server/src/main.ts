@@ -20,7 +20,9 @@ console.log('演示账号：');
 for (const a of DEMO_ACCOUNTS) console.log(`  ${a.phone}  ${a.who}`);
 console.log(`  密码均为 ${DEMO_PASSWORD}\n`);
 if (process.env.DZY_SIMULATED_BUREAU === '1') {
-  console.log(`模拟电子税务局：${config.taxBureauUrl}  （任意税号、任意非空密码可登录；验证码见 ${config.taxBureauUrl}/admin/sms?qysh=税号）`);
+  console.log(
+    `模拟电子税务局：${config.taxBureauUrl}  （任意税号、任意非空密码可登录；验证码见 ${config.taxBureauUrl}/admin/sms?qysh=税号）`,
+  );
   console.log(`  固定场景的税号见 ${config.taxBureauUrl}/admin/scenarios\n`);
 } else {
   console.log(`电子税务局：${config.taxBureauUrl}\n`);
