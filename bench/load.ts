@@ -135,7 +135,19 @@ const agents = new Map<number, http.Agent>();
  * Sends one request on a keep-alive connection and checks the reply is the envelope's success:
  * HTTP 200 with body code 200. Anything else throws, so the loop counts it as an error.
  */
-function send(base: URL, agent: http.Agent, p: Prepared): Promise<void> {
+/**
+ * One request. A kept-alive connection the server closed meanwhile fails with a reset on reuse: that is
+ * the client's race, not the server's failure, so it is sent again once on a new connection.
+ */
+function send(base: URL, agent: http.Agent, p: Prepared, retried = false): Promise<void> {
+  return sendOnce(base, agent, p).catch((err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+    const reset = err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNREFUSED';
+    if (reset && !retried) return send(base, agent, p, true);
+    throw err;
+  });
+}
+
+function sendOnce(base: URL, agent: http.Agent, p: Prepared): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: base.hostname, port: base.port, method: p.method, path: p.path, headers: p.headers, agent },

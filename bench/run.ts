@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -167,6 +167,62 @@ function printTable(results: Result[]) {
   }
 }
 
+// --- figures into the README ----------------------------------------------------------------------------
+
+/**
+ * Figures are only worth keeping from a quiet machine: at the start the 1- and 5-minute load averages
+ * must be under a quarter of a core per core (nothing else running), and at the end the 1-minute one
+ * under one per core plus the bench's own two threads. Otherwise the run says why and writes nothing.
+ */
+function quietEnough(start: number[], end: number[], cores: number): string | null {
+  const [s1 = 0, s5 = 0] = start;
+  const [e1 = 0] = end;
+  if (s1 > cores * 0.25 || s5 > cores * 0.25)
+    return `the machine was busy at the start (load ${s1.toFixed(2)}, ${s5.toFixed(2)})`;
+  if (e1 > cores + 2) return `the machine was busy at the end (load ${e1.toFixed(2)})`;
+  return null;
+}
+
+const README = join(import.meta.dirname, 'README.md');
+const BEGIN = '<!-- bench:latest -->';
+const END = '<!-- /bench:latest -->';
+
+function writeReadme(results: Result[], bench: RunningBench, startLoad: number[], endLoad: number[]) {
+  const busy = quietEnough(startLoad, endLoad, os.availableParallelism());
+  if (busy) {
+    console.log(`README    not written: ${busy}. Run again on a quiet machine.`);
+    process.exitCode = 1;
+    return;
+  }
+  const rows = results.flatMap((r) => [
+    `| ${r.name} | ${bench.kind} | API | ${num(r.api.p50)} | ${num(r.api.p99)} | ${num(r.api.rps)} |`,
+    `| | | SQL | ${num(r.sql.p50)} | ${num(r.sql.p99)} | ${num(r.sql.rps)} |`,
+    ...r.also.map((a) => `| | | ${a.label} | ${num(a.s.p50)} | ${num(a.s.p99)} | ${num(a.s.rps)} |`),
+    `| | | API/SQL p50 | ${times(r.ratio.p50)} | | |`,
+    ...r.notes.map((n) => `| | | note | ${n} | | |`),
+  ]);
+  const block = [
+    BEGIN,
+    `Latest run on ${bench.kind} (${bench.engine}), ${new Date().toISOString().slice(0, 10)}, load ${startLoad.map((l) => l.toFixed(2)).join(' ')} at the start and ${endLoad.map((l) => l.toFixed(2)).join(' ')} at the end, concurrency ${st.concurrency}:`,
+    '',
+    '| scenario | engine | side | p50 ms | p99 ms | req/s |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    END,
+  ].join('\n');
+  const text = readFileSync(README, 'utf8');
+  const marker = `${BEGIN.slice(0, -4)}:${bench.kind} -->`;
+  const endMarker = `${END.slice(0, -4)}:${bench.kind} -->`;
+  const mine = block.replace(BEGIN, marker).replace(END, endMarker);
+  const at = text.indexOf(marker);
+  const next =
+    at >= 0
+      ? text.slice(0, at) + mine + text.slice(text.indexOf(endMarker) + endMarker.length)
+      : `${text.trimEnd()}\n\n${mine}\n`;
+  writeFileSync(README, next);
+  console.log(`README    figures written to bench/README.md (${bench.kind})`);
+}
+
 // --- main ------------------------------------------------------------------------------------------------
 
 const st = readSettings();
@@ -182,6 +238,7 @@ const loadavg = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
+const startLoad = os.loadavg();
 console.log(`load      ${loadavg()} (1, 5, 15 min) at the start`);
 console.log(
   `settings  ${st.requests ? `BENCH_REQUESTS=${st.requests}` : `BENCH_SECONDS=${st.seconds}`} per side, ` +
@@ -238,7 +295,8 @@ try {
     const sql = await measureLocal(s.name, 'SQL', runs.sql, st);
     const also: Row[] = [];
     for (const a of runs.also ?? []) also.push({ label: a.label, s: await measureLocal(s.name, a.label, a.op, st) });
-    results.push({
+    await runs.settle?.();
+    const result: Result = {
       name: s.name,
       title: s.title,
       api,
@@ -246,11 +304,18 @@ try {
       also,
       notes: runs.notes ?? [],
       ratio: { p50: api.p50 / sql.p50, rps: api.rps / sql.rps },
-    });
+    };
+    results.push(result);
+    // Each scenario's figures as soon as it is done (a long run cut short keeps what it measured).
+    printTable([result]);
+    console.log('');
   }
 
+  console.log('all scenarios:');
   printTable(results);
+  const endLoad = os.loadavg();
   console.log(`\nload      ${loadavg()} (1, 5, 15 min) at the end`);
+  if (process.env.BENCH_README === '1') writeReadme(results, bench, startLoad, endLoad);
   if (st.json) {
     const machine = { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model.trim(), node: process.version };
     writeFileSync(

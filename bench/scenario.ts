@@ -18,6 +18,8 @@ export interface Runs {
   also?: { label: string; op: (i: number) => Promise<unknown> }[];
   /** One-line remarks printed under the scenario. */
   notes?: string[];
+  /** Work the scenario started that must end before the next scenario (and before the server closes). */
+  settle?: () => Promise<void>;
 }
 
 /**

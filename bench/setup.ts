@@ -114,6 +114,8 @@ export async function startBench(
         // derived from the bench database's URL (as the app role), never the configured one
         APP_DATABASE_URL: '',
         LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'silent',
+        // The load comes from one address: the sign-in scenario measures signing in, not the abuse limits.
+        RATE_LIMIT_FACTOR: env.RATE_LIMIT_FACTOR ?? '100000',
       }),
       webDist: join(dataDir, 'no-web'),
       taxBureauUrl: taxSim.url,
@@ -145,12 +147,22 @@ export async function startBench(
     const v = String((version as unknown as { rows: { v: string }[] }).rows[0]?.v ?? '?');
     const engine = db.kind === 'postgres' ? `PostgreSQL ${v}` : `PGlite (PostgreSQL ${v}, embedded)`;
 
-    async function call<T>(path: string, body: unknown = {}, cookie?: string): Promise<CallReply<T>> {
-      const res = await fetch(`${baseUrl}/api/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-        body: JSON.stringify(body),
-      });
+    async function call<T>(path: string, body: unknown = {}, cookie?: string, retried = false): Promise<CallReply<T>> {
+      let res: Response;
+      try {
+        res = await fetch(`${baseUrl}/api/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+          body: JSON.stringify(body),
+        });
+      } catch (err) {
+        // A kept-alive connection the server closed meanwhile resets on reuse: send once more, anew.
+        const code = (err as { cause?: { code?: string } }).cause?.code;
+        if (!retried && (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET')) {
+          return call(path, body, cookie, true);
+        }
+        throw err;
+      }
       const json = (await res.json()) as { code: number; msg: string; data: T };
       const set = res.headers.getSetCookie().find((c) => c.startsWith('dzy_session='));
       return { status: res.status, ...json, cookie: set ? (set.split(';')[0] ?? null) : null };
@@ -301,7 +313,7 @@ async function startSimProcess(latencyMs: number) {
     });
   });
   const root = resolve(import.meta.dirname, '..');
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['apps/tax-sim/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/tax-sim/src/main.ts'], {
     cwd: root,
     env: { ...process.env, TAX_SIM_PORT: String(port), TAX_SIM_LATENCY_MS: String(latencyMs) },
     stdio: 'ignore',

@@ -68,6 +68,29 @@ const removeImported = (env: BenchEnv, prefix: string) =>
       .where(and(eq(enterprises.agencyId, env.data.agencyId), like(enterprises.qysh, `${prefix}%`))),
   );
 
+/** Sends GET /api/health one after another until stopped; the latencies' p50, p99 and max. */
+function sampleHealth(baseUrl: string) {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t0 = performance.now();
+      const res = await fetch(`${baseUrl}/api/health`);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t0);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+      return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? Number.NaN };
+    },
+  };
+}
+
 const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
 
 // One 10,000-row import measured once (seconds, peak memory); then the list is measured while a second
@@ -89,14 +112,18 @@ export default defineScenario({
     }, 20);
     const t0 = performance.now();
     const { jobId, uploadMs } = await upload(env, cookie, file);
+    // The server's own responsiveness meanwhile: /api/health one after another until the import ends.
+    const health = sampleHealth(env.baseUrl);
     const done = await waitDone(env, cookie, jobId);
     const totalMs = performance.now() - t0;
+    const h = await health.stop();
     clearInterval(sampler);
     expectThat(done.state === 'done' && done.result?.successNum === ROWS, `import gave ${JSON.stringify(done)}`);
     notes.push(
       `import of ${ROWS.toLocaleString('en')} rows (${(file.length / 1024).toFixed(0)} KB): ` +
         `upload and checks ${(uploadMs / 1000).toFixed(1)} s, whole import ${(totalMs / 1000).toFixed(1)} s; ` +
         `peak RSS ${mb(peakRss)} (+${mb(peakRss - before.rss)}), main-thread heap peak ${mb(peakHeap)} (+${mb(peakHeap - before.heapUsed)})`,
+      `/api/health during that import: ${h.count} requests, p50 ${h.p50.toFixed(1)} ms, p99 ${h.p99.toFixed(1)} ms, max ${h.max.toFixed(1)} ms`,
     );
     await removeImported(env, 'IMPA');
 
@@ -104,7 +131,8 @@ export default defineScenario({
     const second = await importFile('IMPB');
     const s0 = performance.now();
     const { jobId: secondJob } = await upload(env, cookie, second);
-    void waitDone(env, cookie, secondJob).then(async (r) => {
+    // Awaited by the runner (settle) before the next scenario, so no poll outlives the server.
+    const secondDone = waitDone(env, cookie, secondJob).then(async (r) => {
       notes.push(
         `second import (running under the list load) finished in ${((performance.now() - s0) / 1000).toFixed(1)} s: ${r.result?.successNum ?? 0} rows`,
       );
@@ -120,6 +148,7 @@ export default defineScenario({
       },
       sql: () => listSql(env, 1),
       notes,
+      settle: () => secondDone,
     };
   },
 });
