@@ -949,6 +949,8 @@ export const importProgressCall = defineCall({
     done: z.number(),
     result: importResultSchema.nullable(),
     error: z.string().nullable(),
+    /** Its worker stopped (a restart or crash) and the job waits to be taken again: it resumes by itself. */
+    interrupted: z.boolean(),
   }),
 });
 

@@ -710,6 +710,8 @@ export const customerModule: ServerModule = {
         done: job.state === 'done' ? total : Math.min(total, Number(progress.done ?? 0)),
         result: job.state === 'done' ? (job.result as ImportResult) : null,
         error: job.state === 'failed' ? '导入失败，请稍后重试或联系客服' : null,
+        // Running, but its lease ran out without a heartbeat: the worker is gone and another takes it.
+        interrupted: job.state === 'running' && job.lockedUntil !== null && job.lockedUntil.getTime() < Date.now(),
       };
     }),
 

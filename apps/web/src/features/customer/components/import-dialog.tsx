@@ -161,7 +161,16 @@ export function ImportDialog({
         <Typography.Paragraph>
           正在导入 {file?.name}，共 {p?.total ?? '…'} 行。导入在后台进行，可以关闭此窗口继续其他工作。
         </Typography.Paragraph>
-        <Progress percent={percent} status="active" />
+        {p?.interrupted ? (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 12 }}
+            message="导入已中断，正在恢复"
+            description="服务刚刚重启，导入会从中断处自动继续，已导入的数据不会重复。"
+          />
+        ) : null}
+        <Progress percent={percent} status={p?.interrupted ? 'exception' : 'active'} />
         <Typography.Text type="secondary">
           已处理 {p?.done ?? 0} / {p?.total ?? '…'} 行
         </Typography.Text>
