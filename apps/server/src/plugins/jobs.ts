@@ -17,6 +17,11 @@ export interface JobContext {
   inTx<T>(fn: (tx: Tx) => Promise<T>, userId?: number | null): Promise<T>;
   /** Records progress the page can poll (and that survives a restart). */
   setProgress(progress: Record<string, unknown>): Promise<void>;
+  /**
+   * Marks the job done inside the handler's own last transaction, so that its outcome and its end
+   * commit together (one round trip fewer per job); the runner then does not finish it again.
+   */
+  doneIn(tx: Tx, result?: Record<string, unknown>): Promise<void>;
 }
 
 export interface JobHandler {
@@ -113,9 +118,17 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
 
   async function runOne(h: JobHandler, job: JobRow) {
     const scope = (userId?: number | null): Scope => ({ agencyId: job.agencyId, userId: userId ?? null });
+    let doneInHandler = false;
     const ctx: JobContext = {
       job,
       deps,
+      doneIn: async (tx, result) => {
+        await tx
+          .update(jobs)
+          .set({ state: 'done', result: result ?? {}, finishedAt: new Date(), lockedUntil: null })
+          .where(held(job));
+        doneInHandler = true;
+      },
       inTx: (fn, userId) => inScope(deps.db.app, scope(userId), fn),
       setProgress: (progress) =>
         inScope(deps.db.app, scope(), async (tx) => {
@@ -125,7 +138,9 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
     const stopBeating = heartbeat(h, job);
     try {
       const result = await h.run(ctx);
-      await finish(job, { state: 'done', result: result ?? {}, finishedAt: new Date(), lockedUntil: null });
+      if (!doneInHandler) {
+        await finish(job, { state: 'done', result: result ?? {}, finishedAt: new Date(), lockedUntil: null });
+      }
     } catch (err) {
       // A cut database connection undid only the batch in flight: the job resumes from what committed.
       const transient = err instanceof RetryableError || isConnectionLost(err);

@@ -91,9 +91,18 @@ export const checkJob: JobHandler = {
       // Out of tries, or something unexpected: the enterprise still gets its outcome, the batch goes on.
       outcome = exhausted();
     }
-    const after = await ctx.inTx((tx) =>
-      recordOutcome(tx, { agencyId: job.agencyId, batchId: p.batchId, enterpriseId: p.enterpriseId }, outcome, deps),
-    );
+    // The outcome, the batch's counts and the job's end in one transaction: per enterprise, the claim,
+    // one read and this one write are all the database sees (besides the bureau calls).
+    const after = await ctx.inTx(async (tx) => {
+      const row = await recordOutcome(
+        tx,
+        { agencyId: job.agencyId, batchId: p.batchId, enterpriseId: p.enterpriseId },
+        outcome,
+        deps,
+      );
+      await ctx.doneIn(tx, { msgType: outcome.msgType });
+      return row;
+    });
     if (after) await publishRate(deps, after);
     return { msgType: outcome.msgType };
   },
