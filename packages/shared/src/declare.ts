@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG_TYPE_NAMES, type MsgType } from './bureau.js';
 import { defineCall } from './call.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 
 /**
  * 报税检查 /declare/bssz (tax-bureau.md §3 check result, saved check log, summary log; §4 inspection
@@ -70,6 +71,7 @@ const paging = {
     .int()
     .refine((n) => (CHECK_PAGE_SIZES as readonly number[]).includes(n), '每页条数须为10、20、50或100')
     .default(20),
+  ...cursorField,
 };
 const ssqSchema = z
   .string()
@@ -124,7 +126,8 @@ export const checkLogSchema = z.object({
 });
 export type CheckLog = z.infer<typeof checkLogSchema>;
 
-const pageOf = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item), total: z.number() });
+const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ list: z.array(item), total: z.number(), cursor: pageCursorsSchema });
 
 // --- calls -------------------------------------------------------------------------------------
 

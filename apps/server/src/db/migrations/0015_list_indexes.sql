@@ -23,3 +23,7 @@ DROP INDEX IF EXISTS "charges_agency_date_idx";
 CREATE INDEX "charges_agency_amount_idx" ON "charges" ("agency_id", "amount_fen", "id");
 --> statement-breakpoint
 CREATE INDEX "charges_agency_id_idx" ON "charges" ("agency_id", "id");
+--> statement-breakpoint
+CREATE INDEX "check_results_batch_order_idx" ON "check_results" ("batch_id", (case when "msg_type" is null then 0 else 1 end), "updated_at", "id");
+--> statement-breakpoint
+CREATE INDEX "check_batches_agency_id_idx" ON "check_batches" ("agency_id", "id");

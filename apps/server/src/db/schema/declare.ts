@@ -1,4 +1,5 @@
 import type { CollectedData } from '@dzy/shared';
+import { sql } from 'drizzle-orm';
 import {
   index,
   integer,
@@ -43,6 +44,7 @@ export const checkBatches = pgTable(
   },
   (t) => [
     index('check_batches_agency_user_idx').on(t.agencyId, t.userId, t.id),
+    index('check_batches_agency_id_idx').on(t.agencyId, t.id),
     tenantPolicy('check_batches_tenant', t.agencyId),
   ],
 ).enableRLS();
@@ -72,6 +74,12 @@ export const checkResults = pgTable(
   },
   (t) => [
     uniqueIndex('check_results_batch_ent_uq').on(t.batchId, t.enterpriseId),
+    index('check_results_batch_order_idx').on(
+      t.batchId,
+      sql`(case when ${t.msgType} is null then 0 else 1 end)`,
+      t.updatedAt,
+      t.id,
+    ),
     index('check_results_agency_ent_idx').on(t.agencyId, t.enterpriseId),
     tenantPolicy('check_results_tenant', t.agencyId),
   ],

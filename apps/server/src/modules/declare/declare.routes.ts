@@ -12,8 +12,9 @@ import {
   failCheckListCall,
   lastCheckInfoCall,
 } from '@dzy/shared';
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, like, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, like, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { countOf, pageIds, type Sort } from '../../db/paging.js';
 import { checkBatches, checkResults, enterprises, jobs, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { dataScope } from '../../lib/data-scope.js';
@@ -189,43 +190,64 @@ const lastInfo = serve(lastCheckInfoCall, async ({ session, tx }) => {
 });
 
 const summaryList = serve(checkListCall, async ({ body, session, tx }) => {
-  const where = and(batchVisible(session), body.ssq ? eq(checkBatches.ssq, body.ssq) : undefined);
-  const [total] = await tx.select({ n: count() }).from(checkBatches).where(where);
-  const rows = await tx
-    .select(summaryColumns)
-    .from(checkBatches)
-    .innerJoin(users, eq(users.id, checkBatches.userId))
-    .where(where)
-    .orderBy(desc(checkBatches.id))
-    .limit(body.pageSize)
-    .offset((body.pageNum - 1) * body.pageSize);
-  return { list: rows.map(toSummary), total: total?.n ?? 0 };
+  const { pageNum, pageSize, cursor, ...filter } = body;
+  const where = and(batchVisible(session), body.ssq ? eq(checkBatches.ssq, body.ssq) : undefined) as SQL;
+  const from = sql`${checkBatches}`;
+  const { total } = await countOf(tx, from, where);
+  const page = await pageIds(tx, {
+    from,
+    where,
+    sort: { name: 'id', keys: [checkBatches.id], desc: true },
+    ask: { pageNo: pageNum, pageSize, cursor },
+    filter,
+    total: async () => total,
+  });
+  const rows = page.ids.length
+    ? await tx
+        .select(summaryColumns)
+        .from(checkBatches)
+        .innerJoin(users, eq(users.id, checkBatches.userId))
+        .where(inArray(checkBatches.id, page.ids))
+        .orderBy(desc(checkBatches.id))
+    : [];
+  return { list: rows.map(toSummary), total, cursor: page.cursor };
 });
+
+/** Finished ones first (newest on top), then those still waiting: the index check_results_batch_order_idx. */
+const RESULT_SORT: Sort = {
+  name: 'finished',
+  keys: [sql`(case when ${checkResults.msgType} is null then 0 else 1 end)`, checkResults.updatedAt, checkResults.id],
+  desc: true,
+};
 
 async function listResults(
   tx: Tx,
   session: SessionCtx,
-  body: { batchId: number; pageNum: number; pageSize: number; keyword: string; msg_type?: number },
+  body: { batchId: number; pageNum: number; pageSize: number; cursor?: string; keyword: string; msg_type?: number },
   failedOnly: boolean,
 ) {
   const b = await requireBatch(tx, session, body.batchId);
+  const { pageNum, pageSize, cursor, ...filter } = body;
   const term = body.keyword ? likeTerm(body.keyword) : null;
   const where = and(
     eq(checkResults.batchId, b.id),
     failedOnly ? ne(checkResults.msgType, 1) : undefined,
     !failedOnly && body.msg_type !== undefined ? eq(checkResults.msgType, body.msg_type) : undefined,
     term ? or(ilike(checkResults.qymc, term), ilike(checkResults.qysh, term)) : undefined,
-  );
-  const [total] = await tx.select({ n: count() }).from(checkResults).where(where);
-  const rows = await tx
-    .select()
-    .from(checkResults)
-    .where(where)
-    // Finished ones first (newest on top), then those still waiting.
-    .orderBy(sql`${checkResults.msgType} is null`, desc(checkResults.updatedAt), asc(checkResults.id))
-    .limit(body.pageSize)
-    .offset((body.pageNum - 1) * body.pageSize);
-  return { list: rows.map((r) => toCheckLog(r, b.ssq)), total: total?.n ?? 0 };
+  ) as SQL;
+  const from = sql`${checkResults}`;
+  const { total } = await countOf(tx, from, where);
+  const page = await pageIds(tx, {
+    from,
+    where,
+    sort: RESULT_SORT,
+    ask: { pageNo: pageNum, pageSize, cursor },
+    filter: { ...filter, failedOnly },
+    total: async () => total,
+  });
+  const found = page.ids.length ? await tx.select().from(checkResults).where(inArray(checkResults.id, page.ids)) : [];
+  const rows = page.ids.flatMap((id) => found.filter((r) => r.id === id));
+  return { list: rows.map((r) => toCheckLog(r, b.ssq)), total, cursor: page.cursor };
 }
 
 const results = serve(checkResultListCall, ({ body, session, tx }) => listResults(tx, session, body, false));
