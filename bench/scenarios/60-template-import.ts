@@ -6,11 +6,9 @@ import {
   type TemplateImportResult,
   templatePageCall,
 } from '@dzy/shared';
-import { and, desc, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { inScope } from '../../apps/server/src/db/client.js';
-import { contractTemplates } from '../../apps/server/src/db/schema/index.js';
-import { templateItems } from '../../apps/server/src/modules/contract-template/contract-template.repo.js';
+import { templatePage } from '../../apps/server/src/modules/contract-template/contract-template.repo.js';
 import { type BenchEnv, defineScenario, expectThat } from '../scenario.js';
 
 const TEMPLATES = 500;
@@ -44,20 +42,12 @@ async function upload(env: BenchEnv, cookie: string, file: Buffer) {
   return { result: json.data, ms: performance.now() - t0 };
 }
 
-/** Page 1 of the template list as selectTemplatePage reads it: count, page, lines of the page. */
+/** Page 1 of the template list: the code selectTemplatePage runs (count, page ids, rows, their lines). */
 const pageSql = (env: BenchEnv) =>
   inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId }, async (tx) => {
-    const where = and(eq(contractTemplates.agencyId, env.data.agencyId));
-    const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(contractTemplates).where(where);
-    const rows = await tx
-      .select()
-      .from(contractTemplates)
-      .where(where)
-      .orderBy(desc(contractTemplates.createdAt), desc(contractTemplates.id))
-      .limit(10);
-    const items = await templateItems(tx, env.data.agencyId, rows);
-    if ((count?.n ?? 0) < TEMPLATES - BAD || items.length !== 10) throw new Error('template page is wrong');
-    return items;
+    const page = await templatePage(tx, env.data.agencyId, { pageNo: 1, pageSize: 10, tempName: '' });
+    if (Number(page.total) < TEMPLATES - BAD || page.list.length !== 10) throw new Error('template page is wrong');
+    return page.list;
   });
 
 // The import of 500 templates measured once as new templates and once as same-name updates; then the

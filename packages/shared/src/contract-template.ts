@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 
 /**
  * Service items and contract templates (business.md §2-§9, 合同设置): the agency's catalogue of
@@ -242,8 +243,9 @@ export const templatePageCall = defineCall({
       .refine((n) => (TEMPLATE_PAGE_SIZES as readonly number[]).includes(n), '每页条数须为10、20、30或50')
       .default(TEMPLATE_PAGE_SIZES[0]),
     tempName: z.string().trim().max(50).default(''),
+    ...cursorField,
   }),
-  data: z.object({ list: z.array(templateItemSchema), total: z.string() }),
+  data: z.object({ list: z.array(templateItemSchema), total: z.string(), cursor: pageCursorsSchema }),
 });
 
 /** Enabled templates for choosers (the contract form). */

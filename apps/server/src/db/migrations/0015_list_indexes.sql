@@ -27,3 +27,5 @@ CREATE INDEX "charges_agency_id_idx" ON "charges" ("agency_id", "id");
 CREATE INDEX "check_results_batch_order_idx" ON "check_results" ("batch_id", (case when "msg_type" is null then 0 else 1 end), "updated_at", "id");
 --> statement-breakpoint
 CREATE INDEX "check_batches_agency_id_idx" ON "check_batches" ("agency_id", "id");
+--> statement-breakpoint
+CREATE INDEX "contract_templates_agency_created_idx" ON "contract_templates" ("agency_id", "created_at", "id");

@@ -66,6 +66,7 @@ export const contractTemplates = pgTable(
   },
   (t) => [
     uniqueIndex('contract_templates_agency_name_uq').on(t.agencyId, t.tempName),
+    index('contract_templates_agency_created_idx').on(t.agencyId, t.createdAt, t.id),
     tenantPolicy('contract_templates_tenant', t.agencyId),
   ],
 ).enableRLS();

@@ -8,10 +8,12 @@ import {
   type TemplateItem,
   type TemplateLine,
 } from '@dzy/shared';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { countOf, pageIds } from '../../db/paging.js';
 import { contractTemplateLines, contractTemplates, serviceItems } from '../../db/schema/index.js';
 import { AppError } from '../../plugins/errors.js';
+import { likeTerm } from '../role/member.repo.js';
 
 type ServiceRow = typeof serviceItems.$inferSelect;
 type TemplateRow = typeof contractTemplates.$inferSelect;
@@ -113,4 +115,35 @@ export async function templateDetail(tx: Queryable, agencyId: number, id: number
   const row = await requireTemplate(tx, agencyId, id);
   const lines = (await linesOf(tx, agencyId, [id])).get(id) ?? [];
   return { ...templateOut(row, lines), tempDetailList: lines };
+}
+
+/** One page of the template list, newest first (the call and the bench run this same code). */
+export async function templatePage(
+  tx: Queryable,
+  agencyId: number,
+  body: { pageNo: number; pageSize: number; cursor?: string | undefined; tempName: string },
+) {
+  const { pageNo, pageSize, cursor, ...filter } = body;
+  const where = and(
+    eq(contractTemplates.agencyId, agencyId),
+    body.tempName ? ilike(contractTemplates.tempName, likeTerm(body.tempName)) : undefined,
+  ) as SQL;
+  const from = sql`${contractTemplates}`;
+  const { total } = await countOf(tx, from, where);
+  const page = await pageIds(tx, {
+    from,
+    where,
+    sort: { name: 'created', keys: [contractTemplates.createdAt, contractTemplates.id], desc: true },
+    ask: { pageNo, pageSize, cursor },
+    filter,
+    total: async () => total,
+  });
+  const rows = page.ids.length
+    ? await tx
+        .select()
+        .from(contractTemplates)
+        .where(and(eq(contractTemplates.agencyId, agencyId), inArray(contractTemplates.id, page.ids)))
+        .orderBy(desc(contractTemplates.createdAt), desc(contractTemplates.id))
+    : [];
+  return { list: await templateItems(tx, agencyId, rows), total: String(total), cursor: page.cursor };
 }

@@ -19,7 +19,7 @@ import {
   templateVerifySetCall,
   yuanToFen,
 } from '@dzy/shared';
-import { and, asc, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike } from 'drizzle-orm';
 import { contractTemplates, serviceItems } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
@@ -32,6 +32,7 @@ import {
   serviceItemOut,
   templateDetail,
   templateItems,
+  templatePage,
 } from './contract-template.repo.js';
 import {
   assertNameFree,
@@ -107,22 +108,9 @@ const serviceStatic = serve(serviceItemStaticCall, async ({ body, session, tx, r
   return null;
 });
 
-const templatePage = serve(templatePageCall, async ({ body, session, tx }) => {
-  const agencyId = tenantOf(session);
-  const where = and(
-    eq(contractTemplates.agencyId, agencyId),
-    body.tempName ? ilike(contractTemplates.tempName, likeTerm(body.tempName)) : undefined,
-  );
-  const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(contractTemplates).where(where);
-  const rows = await tx
-    .select()
-    .from(contractTemplates)
-    .where(where)
-    .orderBy(desc(contractTemplates.createdAt), desc(contractTemplates.id))
-    .limit(body.pageSize)
-    .offset((body.pageNo - 1) * body.pageSize);
-  return { list: await templateItems(tx, agencyId, rows), total: String(count?.n ?? 0) };
-});
+const templatePageServed = serve(templatePageCall, ({ body, session, tx }) =>
+  templatePage(tx, tenantOf(session), body),
+);
 
 const templateList = serve(selectTemplateListCall, async ({ body, session, tx }) => {
   const agencyId = tenantOf(session);
@@ -234,7 +222,7 @@ export const contractTemplateModule: ServerModule = {
     serviceList,
     serviceSave,
     serviceStatic,
-    templatePage,
+    templatePageServed,
     templateList,
     templateById,
     templateByIdV2,
