@@ -6,8 +6,8 @@ import { call } from '../../lib/request';
 /** Query keys of the fee feature; all start with 'contract-fee'. */
 export const FEE_KEYS = {
   all: ['contract-fee'] as const,
-  receivables: (params: unknown) => ['contract-fee', 'receivables', params] as const,
-  charges: (params: unknown) => ['contract-fee', 'charges', params] as const,
+  receivables: ['contract-fee', 'receivables'] as const,
+  charges: ['contract-fee', 'charges'] as const,
   schedule: (id: number) => ['contract-fee', 'schedule', id] as const,
   owners: ['contract-fee', 'owners'] as const,
 };

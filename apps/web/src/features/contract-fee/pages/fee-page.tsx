@@ -15,7 +15,7 @@ import {
   type ReceivableItem,
   receivableListCall,
 } from '@dzy/shared';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Form, Input, Select, Space, Table, type TableProps, Tabs, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
@@ -24,9 +24,7 @@ import { useHasPerm } from '../../../components/auth';
 import { SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
-import { formatCount } from '../../../lib/format';
-import { movePage, type Paged } from '../../../lib/paging';
-import { call } from '../../../lib/request';
+import { usePagedList } from '../../../lib/paging';
 import { downloadPost, FEE_KEYS, showYuan, useFeeOwners } from '../api';
 import { ChargeDialog } from '../components/charge-dialog';
 import { FeeStatusTag, ScheduleDrawer } from '../components/schedule-drawer';
@@ -119,35 +117,28 @@ export function FeePage() {
   const [chargeForm] = Form.useForm<SearchValues>();
   const [values, setValues] = useState<Record<Tab, SearchValues>>({ receivable: {}, charge: {} });
   const [sorts, setSorts] = useState<Record<Tab, Sort>>({ receivable: {}, charge: {} });
-  const [pages, setPages] = useState<Record<Tab, Paged>>({
-    receivable: { pageNo: 1, pageSize: 20 },
-    charge: { pageNo: 1, pageSize: 20 },
-  });
   const [charging, setCharging] = useState<ReceivableItem | null>(null);
   const [schedule, setSchedule] = useState<number | null>(null);
 
   const rFilter = useMemo(() => receivableFilter(values.receivable, sorts.receivable), [values, sorts]);
   const cFilter = useMemo(() => chargeFilter(values.charge, sorts.charge), [values, sorts]);
-  const rBody = { ...rFilter, ...pages.receivable } as Parameters<typeof call<typeof receivableListCall>>[1];
-  const cBody = { ...cFilter, ...pages.charge } as Parameters<typeof call<typeof chargeListCall>>[1];
-  const receivables = useQuery({
-    queryKey: FEE_KEYS.receivables(rBody),
-    queryFn: () => call(receivableListCall, rBody),
-    placeholderData: keepPreviousData,
+  const receivables = usePagedList(receivableListCall, rFilter, {
+    queryKey: [...FEE_KEYS.receivables],
     enabled: tab === 'receivable',
   });
-  const charges = useQuery({
-    queryKey: FEE_KEYS.charges(cBody),
-    queryFn: () => call(chargeListCall, cBody),
-    placeholderData: keepPreviousData,
+  const charges = usePagedList(chargeListCall, cFilter, {
+    queryKey: [...FEE_KEYS.charges],
     enabled: tab === 'charge',
   });
+  const list = tab === 'receivable' ? receivables : charges;
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: FEE_KEYS.all }), [queryClient]);
   const revoke = useRevoke(() => void refresh());
 
+  // A new filter starts at page 1 (usePagedList); the same one searched again is read again.
   const search = (v: SearchValues) => {
-    setValues((all) => ({ ...all, [tab]: v }));
-    setPages((all) => ({ ...all, [tab]: { pageNo: 1, pageSize: all[tab].pageSize } }));
+    const same = JSON.stringify(v) === JSON.stringify(values[tab]);
+    if (same) void list.refetch();
+    else setValues((all) => ({ ...all, [tab]: v }));
   };
 
   const exportTab = async () => {
@@ -218,7 +209,7 @@ export function FeePage() {
   // --- tables ---------------------------------------------------------------------------------
 
   const sortOrderOf = (field: string) => (sorts[tab].sortField === field ? (sorts[tab].sortOrder ?? null) : null);
-  const index = (i: number) => (pages[tab].pageNo - 1) * pages[tab].pageSize + i + 1;
+  const index = (i: number) => (list.pageNo - 1) * list.pageSize + i + 1;
   const enterpriseCell = (
     r: { qymc: string; qysh: string; contractId: number; contractNo: string; contractUserName: string },
     sub?: string,
@@ -365,36 +356,22 @@ export function FeePage() {
     },
   ];
 
+  // Page moves go through the pagination (usePagedList); a new sort is part of the filter, so page 1.
   const onTableChange =
     (which: Tab): TableProps<never>['onChange'] =>
-    (pg, _filters, sorter, extra) => {
-      if (extra.action === 'sort') {
-        const s = Array.isArray(sorter) ? sorter[0] : sorter;
-        const next: Sort = s?.order ? { sortField: String(s.columnKey), sortOrder: s.order } : {};
-        setSorts((all) => ({ ...all, [which]: next }));
-        setPages((all) => ({ ...all, [which]: { pageNo: 1, pageSize: all[which].pageSize } }));
-        return;
-      }
-      const cur = pages[which];
-      const shown = which === 'receivable' ? receivables.data : charges.data;
-      const next = movePage(cur, pg.current ?? 1, pg.pageSize ?? cur.pageSize, shown);
-      setPages((all) => ({ ...all, [which]: next }));
+    (_pg, _filters, sorter, extra) => {
+      if (extra.action !== 'sort') return;
+      const s = Array.isArray(sorter) ? sorter[0] : sorter;
+      const next: Sort = s?.order ? { sortField: String(s.columnKey), sortOrder: s.order } : {};
+      setSorts((all) => ({ ...all, [which]: next }));
     };
 
-  const pagination = (total: number) => ({
-    current: pages[tab].pageNo,
-    pageSize: pages[tab].pageSize,
-    total,
-    showSizeChanger: true,
-    showQuickJumper: true,
-    pageSizeOptions: FEE_PAGE_SIZES.map(String),
-    showTotal: (n: number) => `共 ${formatCount(n)} 条`,
-  });
+  const pagination = { ...list.pagination, showQuickJumper: true, pageSizeOptions: FEE_PAGE_SIZES.map(String) };
 
   const rData = receivables.data;
   const cData = charges.data;
-  const loading = (q: { isFetching: boolean; isPending: boolean }) =>
-    q.isFetching && !q.isPending ? { delay: 300 } : q.isPending;
+  const loading = (q: { isFetching: boolean; isLoading: boolean }) =>
+    q.isFetching && !q.isLoading ? { delay: 300 } : q.isLoading;
 
   return (
     <div>
@@ -439,7 +416,7 @@ export function FeePage() {
             scroll={{ x: 980 }}
             locale={{ emptyText: '暂无应收记录' }}
             onChange={onTableChange('receivable') as TableProps<ReceivableItem>['onChange']}
-            pagination={pagination(rData?.total ?? 0)}
+            pagination={pagination}
             summary={() =>
               rData && rData.total > 0 ? (
                 <SummaryRow
@@ -461,7 +438,7 @@ export function FeePage() {
             rowClassName={(r) => (r.revoked ? 'dzy-fee-revoked' : '')}
             locale={{ emptyText: '暂无收款记录' }}
             onChange={onTableChange('charge') as TableProps<ChargeItem>['onChange']}
-            pagination={pagination(cData?.total ?? 0)}
+            pagination={pagination}
             summary={() =>
               cData && cData.total > 0 ? (
                 <SummaryRow columns={chargeColumns.length} money={{ 4: cData.totals.amount }} />
