@@ -292,7 +292,7 @@ describe('the message list (派工消息 / 系统提醒)', () => {
       { msg_style_big: 1, pageNo: 5 },
       zhang,
     );
-    expect(past.data).toEqual({ list: [], total: 2 });
+    expect(past.data).toEqual({ list: [], total: 2, cursor: { next: null, prev: null } });
   });
 
   it('checks its input and the session', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
 import { provinceOf } from './org.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 import { mobileSchema } from './validators.js';
 
 /**
@@ -142,8 +143,9 @@ export const selectMsgListCall = defineCall({
     msg_style_big: z.union([z.literal(1), z.literal(2)], { error: '消息类型须为1（派工消息）或2（系统提醒）' }),
     pageNo: z.number().int().min(1, '页码须为正整数').default(1),
     pageSize: z.number().int().min(1, '每页条数须为1-50').max(50, '每页条数须为1-50').default(MESSAGE_PAGE_SIZE),
+    ...cursorField,
   }),
-  data: z.object({ list: z.array(messageListItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(messageListItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 // --- settings ---------------------------------------------------------------------------------

@@ -29,3 +29,7 @@ CREATE INDEX "check_results_batch_order_idx" ON "check_results" ("batch_id", (ca
 CREATE INDEX "check_batches_agency_id_idx" ON "check_batches" ("agency_id", "id");
 --> statement-breakpoint
 CREATE INDEX "contract_templates_agency_created_idx" ON "contract_templates" ("agency_id", "created_at", "id");
+--> statement-breakpoint
+CREATE INDEX "messages_user_style_created_idx" ON "messages" ("user_id", "msg_style_big", "created_at", "id");
+--> statement-breakpoint
+DROP INDEX IF EXISTS "messages_user_idx";

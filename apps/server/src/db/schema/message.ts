@@ -27,7 +27,7 @@ export const messages = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('messages_user_idx').on(t.userId, t.msgStyleBig, t.createdAt),
+    index('messages_user_style_created_idx').on(t.userId, t.msgStyleBig, t.createdAt, t.id),
     index('messages_created_idx').on(t.createdAt),
     tenantPolicy('messages_tenant', t.agencyId),
   ],

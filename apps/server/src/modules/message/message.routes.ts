@@ -10,8 +10,9 @@ import {
   selectNewsCall,
   updateMsgSettingsCall,
 } from '@dzy/shared';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { countOf, pageIds } from '../../db/paging.js';
 import { messageSettings, messages } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
@@ -85,19 +86,24 @@ export const messageModule: ServerModule = {
     }),
 
     serve(selectMsgListCall, async ({ body, session, tx }) => {
-      const empty = new Answer(CODE.EMPTY, NO_MESSAGE_TEXT, { list: [], total: 0 });
+      const empty = new Answer(CODE.EMPTY, NO_MESSAGE_TEXT, { list: [], total: 0, cursor: { next: null, prev: null } });
       if (session.agencyId === null) return empty;
-      const where = and(own(session), eq(messages.msgStyleBig, body.msg_style_big));
-      const [total] = await tx.select({ n: count() }).from(messages).where(where);
-      const n = total?.n ?? 0;
+      const { pageNo, pageSize, cursor, ...filter } = body;
+      const where = and(own(session), eq(messages.msgStyleBig, body.msg_style_big)) as SQL;
+      const from = sql`${messages}`;
+      const { total: n } = await countOf(tx, from, where);
       if (n === 0) return empty;
-      const rows = await tx
-        .select()
-        .from(messages)
-        .where(where)
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(body.pageSize)
-        .offset((body.pageNo - 1) * body.pageSize);
+      // Newest first: the index (user_id, msg_style_big, created_at, id).
+      const page = await pageIds(tx, {
+        from,
+        where,
+        sort: { name: 'created', keys: [messages.createdAt, messages.id], desc: true },
+        ask: { pageNo, pageSize, cursor },
+        filter,
+        total: async () => n,
+      });
+      const found = page.ids.length ? await tx.select().from(messages).where(inArray(messages.id, page.ids)) : [];
+      const rows = page.ids.flatMap((id) => found.filter((r) => r.id === id));
       return {
         list: rows.map((r) => ({
           id: r.id,
@@ -108,6 +114,7 @@ export const messageModule: ServerModule = {
           known: r.known,
         })),
         total: n,
+        cursor: page.cursor,
       };
     }),
 
