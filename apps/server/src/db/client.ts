@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -25,6 +26,8 @@ export interface Database {
 
 const MIGRATIONS = resolve(import.meta.dirname, 'migrations');
 const APP_ROLE = 'dzy_app';
+/** PGlite's contrib extensions the migrations create (keyword search: trigram indexes); both connections load them. */
+const PGLITE_EXTENSIONS = { pg_trgm };
 
 /**
  * Opens the database: migrates as the owner, then (for PGlite) hands over to the app role, and
@@ -53,7 +56,7 @@ export async function openDatabase(
   }
 
   const dir = resolve(config.dataDir, 'pgdata');
-  const ownerClient = await PGlite.create(dir);
+  const ownerClient = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
   try {
     const owner = drizzlePglite(ownerClient, { schema }) as unknown as Db;
     await migratePglite(owner as never, { migrationsFolder: MIGRATIONS });
@@ -65,7 +68,7 @@ export async function openDatabase(
     await ownerClient.close();
   }
   // PGlite is one embedded connection: reopen it as the app role so RLS applies to every query.
-  const appClient = await PGlite.create(dir, { username: APP_ROLE });
+  const appClient = await PGlite.create(dir, { username: APP_ROLE, extensions: PGLITE_EXTENSIONS });
   const app = drizzlePglite(appClient, { schema }) as unknown as Db;
   return { kind: 'pglite', app, close: () => appClient.close() };
 }

@@ -33,3 +33,11 @@ CREATE INDEX "contract_templates_agency_created_idx" ON "contract_templates" ("a
 CREATE INDEX "messages_user_style_created_idx" ON "messages" ("user_id", "msg_style_big", "created_at", "id");
 --> statement-breakpoint
 DROP INDEX IF EXISTS "messages_user_idx";
+--> statement-breakpoint
+-- The keyword search (name or tax number, any part) as trigram indexes: pg_trgm is a trusted extension
+-- (PostgreSQL 13+) and PGlite loads it as a contrib extension (db/client.ts); CJK names give trigrams.
+CREATE EXTENSION IF NOT EXISTS "pg_trgm";
+--> statement-breakpoint
+CREATE INDEX "enterprises_qymc_trgm_idx" ON "enterprises" USING gin ("qymc" gin_trgm_ops);
+--> statement-breakpoint
+CREATE INDEX "enterprises_qysh_trgm_idx" ON "enterprises" USING gin ("qysh" gin_trgm_ops);

@@ -88,6 +88,9 @@ export const enterprises = pgTable(
     index('enterprises_agency_user_idx').on(t.agencyId, t.allocateUser, t.id),
     index('enterprises_agency_name_id_idx').on(t.agencyId, t.qymc, t.id).where(sql`${t.deletedAt} is null`),
     index('enterprises_agency_deleted_idx').on(t.agencyId, t.deletedAt, t.id).where(sql`${t.deletedAt} is not null`),
+    // The keyword search (`ilike '%…%'` on name or tax number, any part): trigram indexes (pg_trgm).
+    index('enterprises_qymc_trgm_idx').using('gin', t.qymc.op('gin_trgm_ops')),
+    index('enterprises_qysh_trgm_idx').using('gin', t.qysh.op('gin_trgm_ops')),
     uniqueIndex('enterprises_agency_qysh_uq').on(t.agencyId, t.qysh).where(sql`${t.qysh} <> ''`),
     tenantPolicy('enterprises_tenant', t.agencyId),
   ],
