@@ -130,7 +130,7 @@ describe('getAgencyInviteUserListV3 (the staff list)', () => {
     expect(await names({ sortField: 'joinedAt', sortOrder: 'descend' })).toEqual(['张伟', '李晓梅', '王建国']);
     expect(await names({ sortField: 'joinedAt', sortOrder: 'ascend' })).toEqual(['王建国', '李晓梅', '张伟']);
     const page2 = await list({ pageNo: 2, pageSize: 20 });
-    expect(page2.data).toEqual({ list: [], total: 3 });
+    expect(page2.data).toEqual({ list: [], total: 3, cursor: { next: null, prev: null } });
   });
 
   it('refuses bad input naming the field', async () => {

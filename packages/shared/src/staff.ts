@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 import { mobileSchema } from './validators.js';
 
 /**
@@ -194,8 +195,9 @@ export const getAgencyInviteUserListV3Call = defineCall({
     sortField: z.enum(STAFF_SORT_FIELDS).optional(),
     sortOrder: z.enum(['ascend', 'descend']).optional(),
     ...staffPaging,
+    ...cursorField,
   }),
-  data: z.object({ list: z.array(staffItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(staffItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 export const updateAgUserConnectionIsAdminV3Call = defineCall({

@@ -94,6 +94,7 @@ export async function pageIds(
   let where = q.where;
   let reverse = false;
   let offset = (ask.pageNo - 1) * ask.pageSize;
+  let stepping = false;
   if (cursor && cursor.to === ask.pageNo && cursor.f === f && cursor.key.length === sort.keys.length) {
     // The adjacent page: rows past the boundary row, in the sort's direction (or back from it).
     const values = sql.join(
@@ -105,6 +106,7 @@ export async function pageIds(
     where = sql`(${q.where}) and (${keyList}) ${cmp} (${values})`;
     reverse = !forward;
     offset = 0;
+    stepping = true;
   } else if (offset > MAX_JUMP) {
     // Deep in a long list: count from the end instead, when the page is near it.
     const total = await q.total();
@@ -121,11 +123,15 @@ export async function pageIds(
   return finish(await read(ask.pageSize, offset));
 
   async function read(limit: number, skip: number) {
-    const rows = rowsOf<Record<string, string>>(
-      await tx.execute(
-        sql`select ${keyText} from ${q.from} where ${where} order by ${order(reverse)} limit ${limit} offset ${skip}`,
-      ),
-    );
+    const query = sql`select ${keyText} from ${q.from} where ${where} order by ${order(reverse)} limit ${limit} offset ${skip}`;
+    let rows: Record<string, string>[];
+    try {
+      rows = rowsOf<Record<string, string>>(await tx.execute(query));
+    } catch (err) {
+      // A cursor whose key values do not fit the sort's columns (edited by hand): a bad request, not a 500.
+      if (stepping && isDataException(err)) throw new AppError(CODE.BAD_REQUEST, PAGING_MSG.badCursor);
+      throw err;
+    }
     return reverse ? rows.reverse() : rows;
   }
 
@@ -142,6 +148,14 @@ export async function pageIds(
       },
     };
   }
+}
+
+/** SQLSTATE class 22 (data exception: a value of the wrong type or out of range), through drizzle's wrapping. */
+function isDataException(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && e.code.startsWith('22')) return true;
+  }
+  return false;
 }
 
 /** The number of rows matching the filter, and sums of the given expressions, in one aggregate. */

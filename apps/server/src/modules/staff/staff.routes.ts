@@ -13,7 +13,8 @@ import {
   updateAgUserConnectionIsAdminV3Call,
   workHandoverCall,
 } from '@dzy/shared';
-import { and, asc, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { countOf, pageIds, type Sort } from '../../db/paging.js';
 import {
   departments,
   enterprises,
@@ -71,40 +72,55 @@ export const staffModule: ServerModule = {
         body.role !== undefined ? eq(memberships.role, body.role) : undefined,
       );
       const clientCount = clientCountSql(place.agencyId, memberships.userId);
-      const dir = body.sortOrder === 'ascend' ? asc : desc;
-      const order: SQL[] =
+      const descending = body.sortOrder !== 'ascend';
+      // Staff lists are an agency's staff (hundreds): the 客户数 sort is a per-row count no index serves.
+      const sort: Sort =
         body.sortField === 'clientCount'
-          ? [dir(clientCount), asc(memberships.id)]
+          ? { name: 'clientCount', keys: [clientCount, memberships.id], desc: descending }
           : body.sortField === 'joinedAt'
-            ? [dir(memberships.createdAt), dir(memberships.id)]
-            : [desc(memberships.isAdmin), asc(memberships.createdAt), asc(memberships.id)];
-      const [total] = await tx
-        .select({ n: count() })
-        .from(memberships)
-        .innerJoin(users, eq(users.id, memberships.userId))
-        .where(where);
-      const rows = await tx
-        .select({
-          membershipId: memberships.id,
-          userId: memberships.userId,
-          hymc: users.hymc,
-          phone: users.phone,
-          zw: users.zw,
-          headimg: users.headimg,
-          role: memberships.role,
-          isAdmin: memberships.isAdmin,
-          departmentId: memberships.departmentId,
-          departmentName: departments.name,
-          joinedAt: memberships.createdAt,
-          clientCount,
-        })
-        .from(memberships)
-        .innerJoin(users, eq(users.id, memberships.userId))
-        .leftJoin(departments, eq(departments.id, memberships.departmentId))
-        .where(where)
-        .orderBy(...order)
-        .limit(body.pageSize)
-        .offset((body.pageNo - 1) * body.pageSize);
+            ? { name: 'joinedAt', keys: [memberships.createdAt, memberships.id], desc: descending }
+            : {
+                name: 'adminFirst',
+                keys: [
+                  sql`(case when ${memberships.isAdmin} then 0 else 1 end)`,
+                  memberships.createdAt,
+                  memberships.id,
+                ],
+                desc: false,
+              };
+      const { pageNo, pageSize, cursor, ...filter } = body;
+      const from = sql`${memberships} join ${users} on ${users.id} = ${memberships.userId}`;
+      const { total } = await countOf(tx, from, where as SQL);
+      const page = await pageIds(tx, {
+        from,
+        where: where as SQL,
+        sort,
+        ask: { pageNo, pageSize, cursor },
+        filter,
+        total: async () => total,
+      });
+      const found = page.ids.length
+        ? await tx
+            .select({
+              membershipId: memberships.id,
+              userId: memberships.userId,
+              hymc: users.hymc,
+              phone: users.phone,
+              zw: users.zw,
+              headimg: users.headimg,
+              role: memberships.role,
+              isAdmin: memberships.isAdmin,
+              departmentId: memberships.departmentId,
+              departmentName: departments.name,
+              joinedAt: memberships.createdAt,
+              clientCount,
+            })
+            .from(memberships)
+            .innerJoin(users, eq(users.id, memberships.userId))
+            .leftJoin(departments, eq(departments.id, memberships.departmentId))
+            .where(and(eq(memberships.agencyId, place.agencyId), inArray(memberships.id, page.ids)))
+        : [];
+      const rows = page.ids.flatMap((id) => found.filter((r) => r.membershipId === id));
 
       const userIds = rows.map((r) => r.userId);
       const posts = userIds.length
@@ -129,7 +145,8 @@ export const staffModule: ServerModule = {
             .orderBy(asc(roles.id))
         : [];
       return {
-        total: total?.n ?? 0,
+        total,
+        cursor: page.cursor,
         list: rows.map((r) => ({
           userId: r.userId,
           hymc: r.hymc,
