@@ -67,6 +67,7 @@ export async function buildApp(config: Config, db: Database) {
     },
   });
   let runner: ReturnType<typeof startJobRunner> | null = null;
+  const bureauUrl = config.taxBureauUrl ?? `http://127.0.0.1:${config.taxSimPort}`;
   const deps: Deps = {
     config,
     db,
@@ -78,13 +79,13 @@ export async function buildApp(config: Config, db: Database) {
     // Several server processes share pushes through Redis when REDIS_URL is set.
     push: config.redisUrl ? await redisPushHub(config.redisUrl, app.log) : localPushHub(),
     // main.ts starts the simulator and sets taxBureauUrl when no bureau is configured.
-    bureau: httpBureauClient({ baseUrl: config.taxBureauUrl ?? `http://127.0.0.1:${config.taxSimPort}` }),
+    bureau: httpBureauClient({ baseUrl: bureauUrl }),
     wakeJobs: () => runner?.wake(),
   };
 
   await app.register(fastifyCookie);
   registerErrorHandling(app);
-  registerSecurity(app);
+  registerSecurity(app, bureauUrl);
   registerRateLimits(app, db, config.rateLimitFactor);
 
   const modules = serverModules();

@@ -83,6 +83,10 @@ describe('security headers', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).toContain("frame-ancestors 'self'");
+    // The e-tax hall and trusted-login pages of the configured bureau may be framed.
+    expect(csp).toContain(
+      `frame-src 'self' https: ${new URL(t.config.taxBureauUrl ?? `http://127.0.0.1:${t.config.taxSimPort}`).origin}`,
+    );
     expect(plain.headers['strict-transport-security']).toBeUndefined();
     const https = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
     expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');

@@ -7,21 +7,25 @@ const HELPER_ORIGINS = [36501, 36502, 36503, 36504, 36505].map((p) => `http://12
 
 /**
  * The page may run only the product's own scripts (no inline script: index.html has none), talk to
- * this origin (calls, push) and the local helper; antd writes inline styles, hence 'unsafe-inline' for
- * style only. Files the server sends set their own stricter policy.
+ * this origin (calls, push) and the local helper, and frame the e-tax bureau's hall and trusted-login
+ * pages (the configured bureau; the real one is served over https); antd writes inline styles, hence
+ * 'unsafe-inline' for style only. Files the server sends set their own stricter policy.
  */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  `connect-src 'self' ws: wss: ${HELPER_ORIGINS}`,
-  "frame-ancestors 'self'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
+function contentSecurityPolicy(bureauOrigin: string) {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ws: wss: ${HELPER_ORIGINS}`,
+    `frame-src 'self' https: ${bureauOrigin}`,
+    "frame-ancestors 'self'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -55,7 +59,8 @@ export function hasInvalidText(value: unknown, depth = 0): boolean {
 }
 
 /** Security headers on every reply, and the two refusals every call shares, before any handler runs. */
-export function registerSecurity(app: FastifyInstance) {
+export function registerSecurity(app: FastifyInstance, bureauUrl: string) {
+  const csp = contentSecurityPolicy(new URL(bureauUrl).origin);
   app.addHook('onRequest', async (req) => {
     if (STATE_CHANGING.has(req.method) && req.url.startsWith('/api/') && fromAnotherSite(req)) {
       throw new AppError(CODE.NO_PERMISSION, MSG.crossSite);
@@ -69,7 +74,7 @@ export function registerSecurity(app: FastifyInstance) {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'SAMEORIGIN');
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CSP);
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
     // Only over https (directly or, with TRUST_PROXY, as the proxy says): over plain http it would be ignored.
     if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
