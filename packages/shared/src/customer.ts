@@ -810,8 +810,9 @@ export const noteListCall = defineCall({
     enterpriseId: idSchema,
     pageNo: paging.pageNo,
     pageSize: z.number().int().min(1).max(100).default(20),
+    ...cursorField,
   }),
-  data: z.object({ list: z.array(noteItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(noteItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 /** Product codes (cpbm) an access record names: where the enterprise was opened. */
@@ -850,8 +851,9 @@ export const chooserListCall = defineCall({
     pageNum: z.number().int().min(1).default(1),
     pageSize: z.number().int().min(1).max(50).default(CHOOSER_PAGE_SIZE),
     qymc: z.string().trim().max(50, '搜索内容不能超过50个字符').optional(),
+    ...cursorField,
   }),
-  data: z.object({ list: z.array(chooserItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(chooserItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 // --- import and export -------------------------------------------------------------------------

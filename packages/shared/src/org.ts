@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orgTypeSchema, type SessionInfo, sessionInfoSchema } from './auth.js';
 import { defineCall } from './call.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 import { hasPerm } from './permissions.js';
 import { mobileSchema, stripSpaces } from './validators.js';
 
@@ -241,10 +242,12 @@ export const listAgencyApplyCall = defineCall({
     sortOrder: z.enum(['ascend', 'descend']).optional(),
     pageNo: pageNoSchema,
     pageSize: pageSizeSchema,
+    ...cursorField,
   }),
   data: z.object({
     list: z.array(agencyApplyItemSchema),
     total: z.number(),
+    cursor: pageCursorsSchema,
     /** Pending applications, whatever the filter (for the tab badge). */
     pendingCount: z.number(),
   }),
@@ -368,8 +371,9 @@ export const listWhiteOrderCall = defineCall({
     busiVal: z.string().trim().max(20).optional(),
     pageNo: pageNoSchema,
     pageSize: pageSizeSchema,
+    ...cursorField,
   }),
-  data: z.object({ list: z.array(whiteOrderItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(whiteOrderItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 export const saveWhiteOrderCall = defineCall({

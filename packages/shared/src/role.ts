@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 import type { MenuType } from './permissions.js';
 
 // Paging (business.md §9): page 1 and size 20 unless asked; sizes up to 500.
 const pagingShape = {
   pageNo: z.number().int().min(1).default(1),
   pageSize: z.number().int().min(1).max(500).default(20),
+  ...cursorField,
 };
 
 const idSchema = z.number().int().positive();
@@ -38,7 +40,7 @@ export const roleListCall = defineCall({
   summary: '角色权限：本机构角色列表（按名称搜索、分页）',
   access: 'role:list:view',
   body: z.strictObject({ name: z.string().trim().max(ROLE_NAME_MAX).optional(), ...sortShape, ...pagingShape }),
-  data: z.object({ list: z.array(roleItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(roleItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 export const saveRoleCall = defineCall({
@@ -139,5 +141,5 @@ export const memberRoleListCall = defineCall({
     roleId: idSchema.optional(),
     ...pagingShape,
   }),
-  data: z.object({ list: z.array(memberRolesSchema), total: z.number() }),
+  data: z.object({ list: z.array(memberRolesSchema), total: z.number(), cursor: pageCursorsSchema }),
 });

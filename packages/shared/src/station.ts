@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
+import { cursorField, pageCursorsSchema } from './paging.js';
 
 // Paging (business.md §9): page 1 and size 20 unless asked; sizes up to 500.
 const pagingShape = {
   pageNo: z.number().int().min(1).default(1),
   pageSize: z.number().int().min(1).max(500).default(20),
+  ...cursorField,
 };
 
 const idSchema = z.number().int().positive();
@@ -37,7 +39,7 @@ export const stationListCall = defineCall({
   summary: '岗位管理：本机构岗位列表（按名称搜索、分页）',
   access: 'station:list:view',
   body: z.strictObject({ name: z.string().trim().max(STATION_NAME_MAX).optional(), ...sortShape, ...pagingShape }),
-  data: z.object({ list: z.array(stationItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(stationItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 export const saveStationCall = defineCall({

@@ -21,6 +21,9 @@ import type { Queryable } from './client.js';
  */
 export const MAX_JUMP = 10_000;
 
+/** The cursors of a list with nothing to page (no rows, or a caller with no agency). */
+export const NO_CURSORS: PageCursors = { next: null, prev: null };
+
 export interface Sort {
   /** Names the sort (cursors of one sort are not applied to another). */
   name: string;
@@ -148,6 +151,21 @@ export async function pageIds(
       },
     };
   }
+}
+
+/**
+ * A whole page of a list whose rows are read by id: the total, the page's ids in the sort's order, then
+ * `rowsFor(ids)` (any order; put back in the page's). For lists without 合计 sums.
+ */
+export async function listPage<T extends { id: number }>(
+  tx: Queryable,
+  q: { from: SQL; where: SQL; sort: Sort; ask: PageAsk; filter: unknown },
+  rowsFor: (ids: number[]) => Promise<T[]>,
+): Promise<{ list: T[]; total: number; cursor: PageCursors }> {
+  const { total } = await countOf(tx, q.from, q.where);
+  const page = await pageIds(tx, { ...q, total: async () => total });
+  const byId = new Map((page.ids.length ? await rowsFor(page.ids) : []).map((r) => [r.id, r]));
+  return { list: page.ids.flatMap((id) => byId.get(id) ?? []), total, cursor: page.cursor };
 }
 
 /** SQLSTATE class 22 (data exception: a value of the wrong type or out of range), through drizzle's wrapping. */

@@ -41,3 +41,17 @@ CREATE EXTENSION IF NOT EXISTS "pg_trgm";
 CREATE INDEX "enterprises_qymc_trgm_idx" ON "enterprises" USING gin ("qymc" gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "enterprises_qysh_trgm_idx" ON "enterprises" USING gin ("qysh" gin_trgm_ops);
+--> statement-breakpoint
+CREATE INDEX "notes_ent_concern_idx" ON "notes" ("enterprise_id", "concern", "created_at", "id");
+--> statement-breakpoint
+DROP INDEX IF EXISTS "notes_ent_idx";
+--> statement-breakpoint
+CREATE INDEX "agency_applications_created_idx" ON "agency_applications" ("created_at", "id");
+--> statement-breakpoint
+DROP INDEX IF EXISTS "agency_applications_status_idx";
+--> statement-breakpoint
+CREATE INDEX "agency_applications_status_idx" ON "agency_applications" ("status", "created_at", "id");
+--> statement-breakpoint
+CREATE INDEX "agency_applications_name_idx" ON "agency_applications" ("agency_name", "id");
+--> statement-breakpoint
+CREATE INDEX "whitelist_orders_created_idx" ON "whitelist_orders" ("created_at", "id");

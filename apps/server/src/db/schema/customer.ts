@@ -214,7 +214,11 @@ export const notes = pgTable(
     concern: boolean().notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('notes_ent_idx').on(t.enterpriseId, t.createdAt), tenantPolicy('notes_tenant', t.agencyId)],
+  (t) => [
+    // The list's order: concerned first, newest first (keyset paging).
+    index('notes_ent_concern_idx').on(t.enterpriseId, t.concern, t.createdAt, t.id),
+    tenantPolicy('notes_tenant', t.agencyId),
+  ],
 ).enableRLS();
 
 /** Access tracking (esLog): who opened which enterprise in which product area (cpbm). */

@@ -231,7 +231,12 @@ export const agencyApplications = pgTable(
     agencyId: integer('agency_id').references(() => organisations.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('agency_applications_status_idx').on(t.status, t.createdAt)],
+  (t) => [
+    // The review list's sorts (keyset paging): newest first, by status tab, by name.
+    index('agency_applications_created_idx').on(t.createdAt, t.id),
+    index('agency_applications_status_idx').on(t.status, t.createdAt, t.id),
+    index('agency_applications_name_idx').on(t.agencyName, t.id),
+  ],
 );
 
 /** Platform white-list orders switching features per agency or region (lbsjc, dljghdkjgcmenu, wsbsdt, kxdlmmjy). */
@@ -243,7 +248,10 @@ export const whitelistOrders = pgTable(
     busiVal: text('busi_val').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('whitelist_orders_uq').on(t.type, t.busiVal)],
+  (t) => [
+    uniqueIndex('whitelist_orders_uq').on(t.type, t.busiVal),
+    index('whitelist_orders_created_idx').on(t.createdAt, t.id),
+  ],
 );
 
 /**

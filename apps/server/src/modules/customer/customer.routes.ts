@@ -36,8 +36,8 @@ import {
   updateMemoryCall,
   updateQyshCall,
 } from '@dzy/shared';
-import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
-import { countOf, pageIds } from '../../db/paging.js';
+import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { countOf, listPage, NO_CURSORS, pageIds } from '../../db/paging.js';
 import {
   accessLog,
   departments,
@@ -646,33 +646,28 @@ export const customerModule: ServerModule = {
     }),
 
     serve(chooserListCall, async ({ body, session, tx }) => {
-      if (session.agencyId === null) return { list: [], total: 0 };
+      if (session.agencyId === null) return { list: [], total: 0, cursor: NO_CURSORS };
       const term = body.qymc ? likeTerm(body.qymc) : null;
       const where = and(
         visible(session, session.agencyId),
         term ? or(ilike(enterprises.qymc, term), ilike(enterprises.qysh, term)) : undefined,
       );
-      const rows = await tx
-        .select({
-          id: enterprises.id,
-          qymc: enterprises.qymc,
-          qysh: enterprises.qysh,
-          qybm: enterprises.qybm,
-          agency_id: enterprises.agencyId,
-          allocate_user: enterprises.allocateUser,
-          total: sql<number>`count(*) over ()`.mapWith(Number),
-        })
-        .from(enterprises)
-        .where(where)
-        .orderBy(asc(enterprises.qymc), asc(enterprises.id))
-        .limit(body.pageSize)
-        .offset((body.pageNum - 1) * body.pageSize);
-      let total = rows[0]?.total ?? 0;
-      if (rows.length === 0 && body.pageNum > 1) {
-        const [c] = await tx.select({ n: sql<number>`count(*)::int` }).from(enterprises).where(where);
-        total = c?.n ?? 0;
-      }
-      return { list: rows.map(({ total: _t, ...r }) => r), total };
+      const { pageNum, pageSize, cursor, ...filter } = body;
+      const sort = { name: 'qymc', keys: [enterprises.qymc, enterprises.id], desc: false };
+      const ask = { pageNo: pageNum, pageSize, cursor };
+      return listPage(tx, { from: sql`${enterprises}`, where: where as SQL, sort, ask, filter }, (ids) =>
+        tx
+          .select({
+            id: enterprises.id,
+            qymc: enterprises.qymc,
+            qysh: enterprises.qysh,
+            qybm: enterprises.qybm,
+            agency_id: enterprises.agencyId,
+            allocate_user: enterprises.allocateUser,
+          })
+          .from(enterprises)
+          .where(and(eq(enterprises.agencyId, session.agencyId as number), inArray(enterprises.id, ids))),
+      );
     }),
 
     serve(deleteAttachmentCall, async ({ body, session, tx, req, deps, afterCommit }) => {

@@ -7,8 +7,9 @@ import {
   noteListCall,
   noteSaveCall,
 } from '@dzy/shared';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { listPage } from '../../db/paging.js';
 import { notes, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type Served, serve } from '../../plugins/calls.js';
@@ -77,25 +78,31 @@ export const noteCalls: Served[] = [
 
   serve(noteListCall, async ({ body, session, tx }) => {
     const e = await requireEnterprise(tx, session, body.enterpriseId);
-    const rows = await tx
-      .select({
-        id: notes.id,
-        content: notes.content,
-        concern: notes.concern,
-        userId: notes.userId,
-        userName: users.hymc,
-        phone: users.phone,
-        createdAt: notes.createdAt,
-        total: sql<number>`count(*) over ()`.mapWith(Number),
-      })
-      .from(notes)
-      .innerJoin(users, eq(users.id, notes.userId))
-      .where(eq(notes.enterpriseId, e.id))
-      .orderBy(desc(notes.concern), desc(notes.createdAt), desc(notes.id))
-      .limit(body.pageSize)
-      .offset((body.pageNo - 1) * body.pageSize);
+    const { pageNo, pageSize, cursor, ...filter } = body;
+    const where = and(eq(notes.agencyId, e.agencyId), eq(notes.enterpriseId, e.id)) as SQL;
+    // Concerned notes first, then newest: index notes_ent_concern_idx.
+    const sort = { name: 'concern', keys: [notes.concern, notes.createdAt, notes.id], desc: true };
+    const page = await listPage(
+      tx,
+      { from: sql`${notes}`, where, sort, ask: { pageNo, pageSize, cursor }, filter },
+      (ids) =>
+        tx
+          .select({
+            id: notes.id,
+            content: notes.content,
+            concern: notes.concern,
+            userId: notes.userId,
+            userName: users.hymc,
+            phone: users.phone,
+            createdAt: notes.createdAt,
+          })
+          .from(notes)
+          .innerJoin(users, eq(users.id, notes.userId))
+          .where(and(eq(notes.enterpriseId, e.id), inArray(notes.id, ids))),
+    );
     return {
-      list: rows.map((r) => ({
+      ...page,
+      list: page.list.map((r) => ({
         id: r.id,
         content: r.content,
         concern: r.concern,
@@ -104,7 +111,6 @@ export const noteCalls: Served[] = [
         mine: r.userId === session.userId,
         createdAt: r.createdAt.toISOString(),
       })),
-      total: rows[0]?.total ?? 0,
     };
   }),
 ];

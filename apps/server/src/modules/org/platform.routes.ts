@@ -13,9 +13,10 @@ import {
   WHITELIST_TYPE_NAMES,
   type WhitelistType,
 } from '@dzy/shared';
-import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Queryable, setScope } from '../../db/client.js';
+import { countOf, listPage, pageIds, type Sort } from '../../db/paging.js';
 import { agencyApplications, organisations, users, whitelistOrders } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { serve } from '../../plugins/calls.js';
@@ -24,7 +25,8 @@ import type { SessionCtx } from '../../plugins/session.js';
 import { provisionAgency } from './provision.js';
 import { regionCities, regionName, regionText } from './regions.js';
 
-const applicant = alias(users, 'applicant');
+const APPLICANT = 'applicant';
+const applicant = alias(users, APPLICANT);
 const reviewer = alias(users, 'reviewer');
 
 /** A LIKE pattern matching `text` anywhere, with its wildcards taken literally. */
@@ -76,34 +78,49 @@ export const platformCalls = [
       );
       if (any) filters.push(any);
     }
-    const where = filters.length ? and(...filters) : undefined;
-    const column = {
-      createdAt: agencyApplications.createdAt,
-      reviewedAt: agencyApplications.reviewedAt,
-      agencyName: agencyApplications.agencyName,
-    }[body.sortField ?? 'createdAt'];
-    const order = body.sortOrder === 'ascend' ? asc(column) : sql`${column} desc nulls last`;
-    const rows = await tx
-      .select({
-        a: agencyApplications,
-        applicantPhone: applicant.phone,
-        applicantName: applicant.hymc,
-        reviewerName: reviewer.hymc,
-      })
-      .from(agencyApplications)
-      .innerJoin(applicant, eq(applicant.id, agencyApplications.applicantId))
-      .leftJoin(reviewer, eq(reviewer.id, agencyApplications.reviewerId))
-      .where(where)
-      .orderBy(order, desc(agencyApplications.id))
-      .limit(body.pageSize)
-      .offset((body.pageNo - 1) * body.pageSize);
-    const [counts] = await tx
-      .select({
-        total: sql<number>`count(*) filter (where ${where ?? sql`true`})::int`,
-        pending: sql<number>`count(*) filter (where ${agencyApplications.status} = ${APPLY_STATUS.pending})::int`,
-      })
-      .from(agencyApplications)
-      .innerJoin(applicant, eq(applicant.id, agencyApplications.applicantId));
+    const where = filters.length ? (and(...filters) as SQL) : sql`true`;
+    const { pageNo, pageSize, cursor, ...filter } = body;
+    // The applicant's table only for a keyword (their phone); one aggregate gives the total and the pending badge.
+    const from = body.keyword
+      ? sql`${agencyApplications} join ${users} as ${sql.identifier(APPLICANT)} on ${applicant.id} = ${agencyApplications.applicantId}`
+      : sql`${agencyApplications}`;
+    const descending = body.sortOrder !== 'ascend';
+    // Not yet reviewed sorts last either way (as nulls last did): keys must not be null.
+    const reviewed = sql`coalesce(${agencyApplications.reviewedAt}, ${descending ? '-infinity' : 'infinity'}::timestamptz)`;
+    const sort: Sort =
+      body.sortField === 'reviewedAt'
+        ? { name: 'reviewedAt', keys: [reviewed, agencyApplications.id], desc: descending }
+        : body.sortField === 'agencyName'
+          ? { name: 'agencyName', keys: [agencyApplications.agencyName, agencyApplications.id], desc: descending }
+          : { name: 'createdAt', keys: [agencyApplications.createdAt, agencyApplications.id], desc: descending };
+    const { sums } = await countOf(tx, from, sql`true`, {
+      matching: sql`count(*) filter (where ${where})`,
+      pending: sql`count(*) filter (where ${agencyApplications.status} = ${APPLY_STATUS.pending})`,
+    });
+    const matching = Number(sums.matching);
+    const page = await pageIds(tx, {
+      from,
+      where,
+      sort,
+      ask: { pageNo, pageSize, cursor },
+      filter,
+      total: async () => matching,
+    });
+    const found = page.ids.length
+      ? await tx
+          .select({
+            a: agencyApplications,
+            applicantPhone: applicant.phone,
+            applicantName: applicant.hymc,
+            reviewerName: reviewer.hymc,
+          })
+          .from(agencyApplications)
+          .innerJoin(applicant, eq(applicant.id, agencyApplications.applicantId))
+          .leftJoin(reviewer, eq(reviewer.id, agencyApplications.reviewerId))
+          .where(inArray(agencyApplications.id, page.ids))
+      : [];
+    const byId = new Map(found.map((r) => [r.a.id, r]));
+    const rows = page.ids.flatMap((id) => byId.get(id) ?? []);
     return {
       list: rows.map(({ a, ...r }) => ({
         id: a.id,
@@ -128,8 +145,9 @@ export const platformCalls = [
         agencyId: a.agencyId,
         createdAt: a.createdAt.toISOString(),
       })),
-      total: counts?.total ?? 0,
-      pendingCount: counts?.pending ?? 0,
+      total: matching,
+      pendingCount: Number(sums.pending),
+      cursor: page.cursor,
     };
   }),
 
@@ -203,15 +221,17 @@ export const platformCalls = [
     const filters: SQL[] = [];
     if (body.type) filters.push(eq(whitelistOrders.type, body.type));
     if (body.busiVal) filters.push(eq(whitelistOrders.busiVal, body.busiVal));
-    const where = filters.length ? and(...filters) : undefined;
-    const rows = await tx
-      .select()
-      .from(whitelistOrders)
-      .where(where)
-      .orderBy(desc(whitelistOrders.createdAt), desc(whitelistOrders.id))
-      .limit(body.pageSize)
-      .offset((body.pageNo - 1) * body.pageSize);
-    const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(whitelistOrders).where(where);
+    const where = filters.length ? (and(...filters) as SQL) : sql`true`;
+    const { pageNo, pageSize, cursor, ...filter } = body;
+    const sort = { name: 'createdAt', keys: [whitelistOrders.createdAt, whitelistOrders.id], desc: true };
+    const ask = { pageNo, pageSize, cursor };
+    const {
+      list: rows,
+      total,
+      cursor: cursors,
+    } = await listPage(tx, { from: sql`${whitelistOrders}`, where, sort, ask, filter }, (ids) =>
+      tx.select().from(whitelistOrders).where(inArray(whitelistOrders.id, ids)),
+    );
     const orgIds = rows.flatMap((r) =>
       /^[1-9]\d{0,9}$/.test(r.busiVal) && !/^\d{2}0000$/.test(r.busiVal) ? [Number(r.busiVal)] : [],
     );
@@ -231,7 +251,8 @@ export const platformCalls = [
         busiName: regionName(r.busiVal) || orgName.get(r.busiVal) || '',
         createdAt: r.createdAt.toISOString(),
       })),
-      total: count?.n ?? 0,
+      total,
+      cursor: cursors,
     };
   }),
 

@@ -10,6 +10,7 @@ import {
   saveRoleCall,
 } from '@dzy/shared';
 import { and, asc, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { listPage, type Sort } from '../../db/paging.js';
 import { membershipRoles, memberships, roles, stationMembers, stations, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
@@ -37,16 +38,23 @@ export const roleModule: ServerModule = {
       const agencyId = tenantOf(session);
       const where = and(eq(roles.agencyId, agencyId), body.name ? ilike(roles.name, likeTerm(body.name)) : undefined);
       const memberCount = roleMemberCount(agencyId);
-      const dir = body.sortOrder === 'descend' ? desc : asc;
-      const order: SQL[] =
+      const { pageNo, pageSize, cursor, ...filter } = body;
+      const descending = body.sortOrder === 'descend';
+      // An agency has tens of roles: the member-count sort is a per-row count, no index needed.
+      const sort: Sort =
         body.sortField === 'name'
-          ? [dir(roles.name)]
+          ? { name: 'name', keys: [roles.name, roles.id], desc: descending }
           : body.sortField === 'memberCount'
-            ? [dir(memberCount)]
+            ? { name: 'memberCount', keys: [memberCount, roles.id], desc: descending }
             : body.sortField === 'createdAt'
-              ? [dir(roles.createdAt)]
-              : [desc(roles.isDefault)];
-      const [rows, [count]] = await Promise.all([
+              ? { name: 'createdAt', keys: [roles.createdAt, roles.id], desc: descending }
+              : {
+                  name: 'default',
+                  keys: [sql`(case when ${roles.isDefault} then 0 else 1 end)`, roles.id],
+                  desc: false,
+                };
+      const ask = { pageNo, pageSize, cursor };
+      const page = await listPage(tx, { from: sql`${roles}`, where: where as SQL, sort, ask, filter }, (ids) =>
         tx
           .select({
             id: roles.id,
@@ -58,15 +66,11 @@ export const roleModule: ServerModule = {
             memberCount,
           })
           .from(roles)
-          .where(where)
-          .orderBy(...order, asc(roles.id))
-          .limit(body.pageSize)
-          .offset((body.pageNo - 1) * body.pageSize),
-        tx.select({ n: sql<number>`count(*)::int` }).from(roles).where(where),
-      ]);
+          .where(and(eq(roles.agencyId, agencyId), inArray(roles.id, ids))),
+      );
       return {
-        list: rows.map((r) => ({ ...r, perms: [...r.perms].sort(), createdAt: r.createdAt.toISOString() })),
-        total: count?.n ?? 0,
+        ...page,
+        list: page.list.map((r) => ({ ...r, perms: [...r.perms].sort(), createdAt: r.createdAt.toISOString() })),
       };
     }),
 
@@ -220,9 +224,19 @@ export const roleModule: ServerModule = {
           ? undefined
           : sql`exists (select 1 from membership_roles mr where mr.membership_id = "memberships"."id" and mr.role_id = ${body.roleId})`,
       );
-      const [page, [count]] = await Promise.all([
+      const { pageNo, pageSize, cursor, ...filter } = body;
+      // Administrators first, then by joining; an agency's staff are hundreds.
+      const sort: Sort = {
+        name: 'admin',
+        keys: [sql`(case when ${memberships.isAdmin} then 0 else 1 end)`, memberships.id],
+        desc: false,
+      };
+      const ask = { pageNo, pageSize, cursor };
+      const from = sql`${memberships} join ${users} on ${users.id} = ${memberships.userId}`;
+      const found = await listPage(tx, { from, where: where as SQL, sort, ask, filter }, (ids) =>
         tx
           .select({
+            id: memberships.id,
             membershipId: memberships.id,
             userId: memberships.userId,
             hymc: users.hymc,
@@ -231,16 +245,9 @@ export const roleModule: ServerModule = {
           })
           .from(memberships)
           .innerJoin(users, eq(users.id, memberships.userId))
-          .where(where)
-          .orderBy(desc(memberships.isAdmin), asc(memberships.id))
-          .limit(body.pageSize)
-          .offset((body.pageNo - 1) * body.pageSize),
-        tx
-          .select({ n: sql<number>`count(*)::int` })
-          .from(memberships)
-          .innerJoin(users, eq(users.id, memberships.userId))
-          .where(where),
-      ]);
+          .where(inArray(memberships.id, ids)),
+      );
+      const page = found.list;
       const membershipIds = page.map((m) => m.membershipId);
       const userIds = page.map((m) => m.userId);
       const [held, posts] = await Promise.all([
@@ -270,7 +277,8 @@ export const roleModule: ServerModule = {
           roles: held.filter((h) => h.membershipId === m.membershipId).map(({ id, name }) => ({ id, name })),
           stations: posts.filter((p) => p.userId === m.userId).map(({ id, name }) => ({ id, name })),
         })),
-        total: count?.n ?? 0,
+        total: found.total,
+        cursor: found.cursor,
       };
     }),
   ],

@@ -7,8 +7,9 @@ import {
   stationListCall,
   stationMembersCall,
 } from '@dzy/shared';
-import { and, asc, desc, eq, ilike, max, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, max, ne, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { listPage, type Sort } from '../../db/paging.js';
 import { memberships, stationMembers, stations, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
@@ -61,30 +62,35 @@ export const stationModule: ServerModule = {
         join memberships m on m.user_id = sm.user_id and m.agency_id = ${agencyId} and m.org_id = ${agencyId}
         where sm.station_id = "stations"."id"
       )`;
-      const dir = body.sortOrder === 'descend' ? desc : asc;
-      const order: SQL[] =
+      const { pageNo, pageSize, cursor, ...filter } = body;
+      const descending = body.sortOrder === 'descend';
+      // An agency has tens of stations: the member-count sort is a per-row count, no index needed.
+      const sort: Sort =
         body.sortField === 'name'
-          ? [dir(stations.name)]
+          ? { name: 'name', keys: [stations.name, stations.id], desc: descending }
           : body.sortField === 'memberCount'
-            ? [dir(memberCount)]
+            ? { name: 'memberCount', keys: [memberCount, stations.id], desc: descending }
             : body.sortField === 'createdAt'
-              ? [dir(stations.createdAt)]
-              : [desc(stations.isDefault), asc(stations.sort)];
-      const rows = await tx
-        .select({
-          id: stations.id,
-          name: stations.name,
-          isDefault: stations.isDefault,
-          createdAt: stations.createdAt,
-          memberCount,
-        })
-        .from(stations)
-        .where(where)
-        .orderBy(...order, asc(stations.id))
-        .limit(body.pageSize)
-        .offset((body.pageNo - 1) * body.pageSize);
-      const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(stations).where(where);
-      return { list: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), total: count?.n ?? 0 };
+              ? { name: 'createdAt', keys: [stations.createdAt, stations.id], desc: descending }
+              : {
+                  name: 'default',
+                  keys: [sql`(case when ${stations.isDefault} then 0 else 1 end)`, stations.sort, stations.id],
+                  desc: false,
+                };
+      const ask = { pageNo, pageSize, cursor };
+      const page = await listPage(tx, { from: sql`${stations}`, where: where as SQL, sort, ask, filter }, (ids) =>
+        tx
+          .select({
+            id: stations.id,
+            name: stations.name,
+            isDefault: stations.isDefault,
+            createdAt: stations.createdAt,
+            memberCount,
+          })
+          .from(stations)
+          .where(and(eq(stations.agencyId, agencyId), inArray(stations.id, ids))),
+      );
+      return { ...page, list: page.list.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
     }),
 
     serve(saveStationCall, async ({ body, session, tx, req }) => {

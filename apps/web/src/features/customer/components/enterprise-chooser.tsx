@@ -41,13 +41,17 @@ export function EnterpriseChooser({
   const ents = useInfiniteQuery({
     queryKey: CUSTOMER_KEYS.chooser(q),
     queryFn: async ({ pageParam }) =>
-      (await call(chooserListCall, { pageNum: pageParam, pageSize: CHOOSER_PAGE_SIZE, ...(q ? { qymc: q } : {}) })) ?? {
+      (await call(chooserListCall, { ...pageParam, pageSize: CHOOSER_PAGE_SIZE, ...(q ? { qymc: q } : {}) })) ?? {
         list: [],
         total: 0,
+        cursor: { next: null, prev: null },
       },
-    initialPageParam: 1,
+    initialPageParam: { pageNum: 1 } as { pageNum: number; cursor?: string },
+    // The next page walks on from the last one's cursor (keyset paging on the server).
     getNextPageParam: (last, pages) =>
-      pages.reduce((n, p) => n + p.list.length, 0) < last.total ? pages.length + 1 : undefined,
+      pages.reduce((n, p) => n + p.list.length, 0) < last.total
+        ? { pageNum: pages.length + 1, ...(last.cursor.next ? { cursor: last.cursor.next } : {}) }
+        : undefined,
     enabled: open,
   });
   const items = ents.data?.pages.flatMap((p) => p.list) ?? [];
