@@ -203,6 +203,7 @@ export type Announcement = z.infer<typeof announcementSchema>;
 const pageBody = {
   pageNo: z.number().int().min(1, '页码须为正整数').default(1),
   pageSize: z.number().int().min(1, '每页条数须为1-100').max(100, '每页条数须为1-100').default(MESSAGE_PAGE_SIZE),
+  ...cursorField,
 };
 
 export const selectAnnouncementsCall = defineCall({
@@ -210,7 +211,7 @@ export const selectAnnouncementsCall = defineCall({
   summary: '系统公告（本机构所在省份及全国；无数据 406）',
   access: 'signedIn',
   body: z.strictObject(pageBody),
-  data: z.object({ list: z.array(announcementSchema), total: z.number() }),
+  data: z.object({ list: z.array(announcementSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 /** The province an announcement is for: '' (all agencies) or a 6-digit province code. */
@@ -263,7 +264,7 @@ export const listAnnouncementsAdminCall = defineCall({
       .optional(),
     sortOrder: z.enum(['ascend', 'descend']).optional(),
   }),
-  data: z.object({ list: z.array(adminAnnouncementSchema), total: z.number() }),
+  data: z.object({ list: z.array(adminAnnouncementSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 export const deleteAnnouncementCall = defineCall({
@@ -412,8 +413,9 @@ export const serviceEntListCall = defineCall({
     pageNum: z.number().int().min(1, '页码须为正整数').default(1),
     pageSize: z.number().int().min(1, '每页条数须为1-50').max(50, '每页条数须为1-50').default(SERVICE_ENT_PAGE_SIZE),
     qymc: z.string().trim().max(50, '搜索内容不能超过50个字符').optional(),
+    ...cursorField,
   }),
-  data: z.object({ list: z.array(serviceEntSchema), total: z.number() }),
+  data: z.object({ list: z.array(serviceEntSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 export const SERVICE_REQUEST_OK = '已通知在线客服，客服接入后会在页面右下角提示您';

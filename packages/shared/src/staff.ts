@@ -102,8 +102,9 @@ export const getAgencyInviteLogListCall = defineCall({
     status: inviteStatusSchema.optional(),
     sjh: z.string().trim().max(11).optional(),
     ...staffPaging,
+    ...cursorField,
   }),
-  data: z.object({ list: z.array(inviteLogItemSchema), total: z.number() }),
+  data: z.object({ list: z.array(inviteLogItemSchema), total: z.number(), cursor: pageCursorsSchema }),
 });
 
 export const cancelAgInviteLogCall = defineCall({

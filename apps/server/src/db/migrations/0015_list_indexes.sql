@@ -55,3 +55,11 @@ CREATE INDEX "agency_applications_status_idx" ON "agency_applications" ("status"
 CREATE INDEX "agency_applications_name_idx" ON "agency_applications" ("agency_name", "id");
 --> statement-breakpoint
 CREATE INDEX "whitelist_orders_created_idx" ON "whitelist_orders" ("created_at", "id");
+--> statement-breakpoint
+DROP INDEX IF EXISTS "invites_agency_idx";
+--> statement-breakpoint
+CREATE INDEX "invites_agency_idx" ON "invites" ("agency_id", "created_at", "id");
+--> statement-breakpoint
+DROP INDEX IF EXISTS "announcements_fb_time_idx";
+--> statement-breakpoint
+CREATE INDEX "announcements_fb_time_idx" ON "announcements" ("fb_time", "id");

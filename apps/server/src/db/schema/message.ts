@@ -64,7 +64,7 @@ export const announcements = pgTable(
     publisherId: integer('publisher_id').references(() => users.id),
     fbTime: timestamp('fb_time', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('announcements_fb_time_idx').on(t.fbTime)],
+  (t) => [index('announcements_fb_time_idx').on(t.fbTime, t.id)],
 );
 
 /** Incoming customer-service chat sessions. status: 1 received, 2 accepted, 3 refused. */

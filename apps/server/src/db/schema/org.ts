@@ -193,7 +193,7 @@ export const invites = pgTable(
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
   },
   (t) => [
-    index('invites_agency_idx').on(t.agencyId, t.createdAt),
+    index('invites_agency_idx').on(t.agencyId, t.createdAt, t.id),
     index('invites_phone_idx').on(t.phone),
     // The invitee reads invitations to their own phone, from outside the agency.
     pgPolicy('invites_tenant', {

@@ -9,8 +9,9 @@ import {
   selectAnnouncementsCall,
   sendSystemMsgCall,
 } from '@dzy/shared';
-import { and, asc, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { setScope } from '../../db/client.js';
+import { listPage, NO_CURSORS } from '../../db/paging.js';
 import { announcements, memberships, organisations, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { serve } from '../../plugins/calls.js';
@@ -41,6 +42,9 @@ function shown(r: AnnouncementRow) {
   };
 }
 
+/** Newest first (index announcements_fb_time_idx on fb_time, id). */
+const NEWEST = { name: 'fbTime', keys: [announcements.fbTime, announcements.id], desc: true };
+
 export const announcementCalls = [
   // Announcements for everyone and for the province of the caller's agency, newest first.
   serve(selectAnnouncementsCall, async ({ body, session, tx }) => {
@@ -55,17 +59,20 @@ export const announcementCalls = [
     const where = province
       ? or(isNull(announcements.sssf), eq(announcements.sssf, province))
       : isNull(announcements.sssf);
-    const [total] = await tx.select({ n: count() }).from(announcements).where(where);
-    const n = total?.n ?? 0;
-    if (n === 0) return new Answer(CODE.EMPTY, NO_MESSAGE_TEXT, { list: [], total: 0 });
-    const rows = await tx
-      .select()
-      .from(announcements)
-      .where(where)
-      .orderBy(desc(announcements.fbTime), desc(announcements.id))
-      .limit(body.pageSize)
-      .offset((body.pageNo - 1) * body.pageSize);
-    return { list: rows.map(shown), total: n };
+    const { pageNo, pageSize, cursor } = body;
+    const page = await listPage(
+      tx,
+      {
+        from: sql`${announcements}`,
+        where: where as SQL,
+        sort: NEWEST,
+        ask: { pageNo, pageSize, cursor },
+        filter: province,
+      },
+      (ids) => tx.select().from(announcements).where(inArray(announcements.id, ids)),
+    );
+    if (page.total === 0) return new Answer(CODE.EMPTY, NO_MESSAGE_TEXT, { list: [], total: 0, cursor: NO_CURSORS });
+    return { ...page, list: page.list.map(shown) };
   }),
 
   serve(publishAnnouncementCall, async ({ body, session, tx, req }) => {
@@ -92,25 +99,30 @@ export const announcementCalls = [
     if (body.keyword) filters.push(ilike(announcements.messageTitle, contains(body.keyword)));
     if (body.sssf === '') filters.push(isNull(announcements.sssf));
     else if (body.sssf && body.sssf !== 'all') filters.push(eq(announcements.sssf, body.sssf));
-    const where = filters.length ? and(...filters) : undefined;
-    const [total] = await tx.select({ n: count() }).from(announcements).where(where);
-    const order = body.sortOrder === 'ascend' ? asc(announcements.fbTime) : desc(announcements.fbTime);
-    const rows = await tx
-      .select({ a: announcements, publisherName: users.hymc, publisherPhone: users.phone })
-      .from(announcements)
-      .leftJoin(users, eq(users.id, announcements.publisherId))
-      .where(where)
-      .orderBy(order, desc(announcements.id))
-      .limit(body.pageSize)
-      .offset((body.pageNo - 1) * body.pageSize);
+    const where = filters.length ? (and(...filters) as SQL) : sql`true`;
+    const { pageNo, pageSize, cursor, ...filter } = body;
+    const sort = { ...NEWEST, desc: body.sortOrder !== 'ascend' };
+    const page = await listPage(
+      tx,
+      { from: sql`${announcements}`, where, sort, ask: { pageNo, pageSize, cursor }, filter },
+      async (ids) =>
+        (
+          await tx
+            .select({ a: announcements, publisherName: users.hymc, publisherPhone: users.phone })
+            .from(announcements)
+            .leftJoin(users, eq(users.id, announcements.publisherId))
+            .where(inArray(announcements.id, ids))
+        ).map((r) => ({ ...r, id: r.a.id })),
+    );
     return {
-      list: rows.map(({ a, publisherName, publisherPhone }) => ({
+      cursor: page.cursor,
+      total: page.total,
+      list: page.list.map(({ a, publisherName, publisherPhone }) => ({
         ...shown(a),
         sssf: a.sssf ?? '',
         provinceName: a.sssf ? regionName(a.sssf) || a.sssf : '全部机构',
         publisherName: publisherName || publisherPhone || '',
       })),
-      total: total?.n ?? 0,
     };
   }),
 

@@ -12,8 +12,9 @@ import {
   serviceEntListCall,
   updateChatSessionCall,
 } from '@dzy/shared';
-import { and, asc, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Queryable, setScope } from '../../db/client.js';
+import { listPage, NO_CURSORS } from '../../db/paging.js';
 import { chatSessions, enterprises, hotlines, memberships, organisations, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { dataScope } from '../../lib/data-scope.js';
@@ -163,23 +164,28 @@ export const helpCalls = [
 
   // The enterprise chooser of online service: the caller's data scope, by name or tax number.
   serve(serviceEntListCall, async ({ body, session, tx }) => {
-    if (session.agencyId === null) return new Answer(CODE.EMPTY, '暂无企业', { list: [], total: 0 });
+    const agencyId = session.agencyId;
+    if (agencyId === null) return new Answer(CODE.EMPTY, '暂无企业', { list: [], total: 0, cursor: NO_CURSORS });
     const q = body.qymc;
     const where = and(
-      eq(enterprises.agencyId, session.agencyId),
+      eq(enterprises.agencyId, agencyId),
       isNull(enterprises.deletedAt),
       dataScope(session, enterprises.allocateUser),
       q ? or(ilike(enterprises.qymc, contains(q)), ilike(enterprises.qysh, contains(q))) : undefined,
     );
-    const [total] = await tx.select({ n: count() }).from(enterprises).where(where);
-    const rows = await tx
-      .select({ id: enterprises.id, qymc: enterprises.qymc, qysh: enterprises.qysh, qybm: enterprises.qybm })
-      .from(enterprises)
-      .where(where)
-      .orderBy(sql`${enterprises.qymc} collate "C"`, asc(enterprises.id))
-      .limit(body.pageSize)
-      .offset((body.pageNum - 1) * body.pageSize);
-    return { list: rows.map((r) => ({ id: r.id, qymc: r.qymc, qysh: r.qysh || r.qybm })), total: total?.n ?? 0 };
+    const { pageNum, pageSize, cursor, ...filter } = body;
+    // By name in the index's order (enterprises_agency_name_id_idx), as the enterprise chooser.
+    const sort = { name: 'qymc', keys: [enterprises.qymc, enterprises.id], desc: false };
+    const page = await listPage(
+      tx,
+      { from: sql`${enterprises}`, where: where as SQL, sort, ask: { pageNo: pageNum, pageSize, cursor }, filter },
+      (ids) =>
+        tx
+          .select({ id: enterprises.id, qymc: enterprises.qymc, qysh: enterprises.qysh, qybm: enterprises.qybm })
+          .from(enterprises)
+          .where(and(eq(enterprises.agencyId, agencyId), inArray(enterprises.id, ids))),
+    );
+    return { ...page, list: page.list.map((r) => ({ id: r.id, qymc: r.qymc, qysh: r.qysh || r.qybm })) };
   }),
 
   // Online service for one enterprise: recorded for the service team, who then open a session.

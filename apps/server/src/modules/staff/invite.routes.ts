@@ -14,9 +14,10 @@ import {
   STAFF_MSG,
   saveAgencyInviteCall,
 } from '@dzy/shared';
-import { and, count, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { type Queryable, setScope } from '../../db/client.js';
+import { listPage, NO_CURSORS } from '../../db/paging.js';
 import { departments, invites, memberships, organisations, sessions, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type Served, serve } from '../../plugins/calls.js';
@@ -136,26 +137,37 @@ export const inviteCalls: Served[] = [
 
   serve(getAgencyInviteLogListCall, async ({ body, session, tx }) => {
     const place = placeOf(session);
-    if (place.orgId !== place.agencyId) return { list: [], total: 0 };
+    if (place.orgId !== place.agencyId) return { list: [], total: 0, cursor: NO_CURSORS };
     const inviter = sql`(select ${users.hymc} from ${users} where ${users.id} = ${invites.inviterId})`;
     const where = and(
       eq(invites.agencyId, place.agencyId),
       statusFilter(body.status),
       body.sjh ? sql`${invites.phone} like ${`%${body.sjh.replace(/\D/g, '')}%`}` : undefined,
     );
-    const [total] = await tx.select({ n: count() }).from(invites).where(where);
-    const rows = await tx
-      .select({ i: invites, departmentName: departments.name, inviterName: sql<string>`coalesce(${inviter}, '')` })
-      .from(invites)
-      .leftJoin(departments, eq(departments.id, invites.departmentId))
-      .where(where)
-      .orderBy(desc(invites.createdAt), desc(invites.id))
-      .limit(body.pageSize)
-      .offset((body.pageNo - 1) * body.pageSize);
+    const { pageNo, pageSize, cursor, ...filter } = body;
+    // Newest first: index invites_agency_idx (agency_id, created_at, id).
+    const sort = { name: 'createdAt', keys: [invites.createdAt, invites.id], desc: true };
+    const page = await listPage(
+      tx,
+      { from: sql`${invites}`, where: where as SQL, sort, ask: { pageNo, pageSize, cursor }, filter },
+      async (ids) =>
+        (
+          await tx
+            .select({
+              i: invites,
+              departmentName: departments.name,
+              inviterName: sql<string>`coalesce(${inviter}, '')`,
+            })
+            .from(invites)
+            .leftJoin(departments, eq(departments.id, invites.departmentId))
+            .where(and(eq(invites.agencyId, place.agencyId), inArray(invites.id, ids)))
+        ).map((r) => ({ ...r, id: r.i.id })),
+    );
     const now = Date.now();
     return {
-      total: total?.n ?? 0,
-      list: rows.map(({ i, departmentName, inviterName }) => {
+      total: page.total,
+      cursor: page.cursor,
+      list: page.list.map(({ i, departmentName, inviterName }) => {
         const status = shownStatus(i, now);
         return {
           id: i.id,
