@@ -92,7 +92,7 @@ function totalsSql(env: BenchEnv) {
   const { agencyId } = env.data;
   return inScope(env.db.app, { agencyId, userId: session.userId }, async (tx) => {
     const a = await feeAccessOf(tx, session);
-    return chargeTotals(tx, feeFrom('charges', {}), chargeWhere(a, {}));
+    return chargeTotals(tx, feeFrom('charges', a, {}), chargeWhere(a, {}));
   });
 }
 

@@ -106,14 +106,14 @@ export function feeFileRoutes(app: FastifyInstance, deps: Deps) {
           .limit(FEE_EXPORT_MAX + 1);
         return {
           ids: rows.map((r) => r.id),
-          totals: (await receivableTotals(tx, feeFrom('receivables', body), where)).totals,
+          totals: (await receivableTotals(tx, feeFrom('receivables', a, body), where)).totals,
         };
       }
       const where = chargeWhere(a, body);
       const rows = await chargeQuery(tx, a, where)
         .orderBy(...orderOf(chargeSort(body)))
         .limit(FEE_EXPORT_MAX + 1);
-      const t = await chargeTotals(tx, feeFrom('charges', body), where);
+      const t = await chargeTotals(tx, feeFrom('charges', a, body), where);
       return { ids: rows.map((r) => r.id), totals: { amount: t.totals.amount, paid: '', unpaid: '' } };
     });
     if (ids.length > FEE_EXPORT_MAX) throw new AppError(CODE.BAD_REQUEST, FEE_MSG.exportTooMany);

@@ -9,7 +9,7 @@ import {
   type receivableFilterSchema,
 } from '@dzy/shared';
 import { and, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
 import { countOf, type Sort } from '../../db/paging.js';
@@ -102,10 +102,27 @@ function commonWhere(f: ReceivableFilterOut | ChargeFilterOut): (SQL | undefined
   return conds;
 }
 
+/** Whether the caller sees the fees of every contract of the agency (not only those in their data scope). */
+const seesAll = (a: FeeAccess) => a.htsf !== null || a.session.isAdmin || a.session.role === 1;
+
+/** Whether a fee list's filter needs the contract row: a contract-level filter, or a data scope to apply. */
+function needsContract(a: FeeAccess, f: ReceivableFilterOut | ChargeFilterOut): boolean {
+  return !seesAll(a) || Boolean(f.contractNo || f.contractUserId || f.contractId);
+}
+
+/**
+ * feeVisible for the lists: without the contract joined (a caller who sees all, no contract filter), the only
+ * condition left is "not of a deleted contract", a hashed look-up of the agency's few deleted contracts.
+ */
+function listVisible(a: FeeAccess, f: ReceivableFilterOut | ChargeFilterOut, contractId: AnyPgColumn): SQL {
+  if (needsContract(a, f)) return feeVisible(a);
+  return sql`${contractId} not in (select ${contracts.id} from ${contracts} where ${contracts.agencyId} = ${a.agencyId} and ${contracts.htzt} = '0')`;
+}
+
 export function receivableWhere(a: FeeAccess, f: ReceivableFilterOut, today: string): SQL {
   return and(
     eq(receivables.agencyId, a.agencyId),
-    feeVisible(a),
+    listVisible(a, f, receivables.contractId),
     ...commonWhere(f),
     statusWhere(f.feeStatus, today),
     f.dueFrom ? gte(receivables.dueDate, f.dueFrom) : undefined,
@@ -139,19 +156,22 @@ export function receivableSort(f: Pick<ReceivableFilterOut, 'sortField' | 'sortO
   }
 }
 
-/** The tables a fee list's filter needs: the contract always (visibility), the client for a keyword. */
-export function feeFrom(base: 'receivables' | 'charges', f: { keyword?: string | undefined }): SQL {
+/**
+ * The tables a fee list's filter needs: the contract for a contract filter or a data scope (listVisible),
+ * the client for a keyword. The total, the 合计 and a jump's index walk then read no more than that.
+ */
+export function feeFrom(base: 'receivables' | 'charges', a: FeeAccess, f: ReceivableFilterOut | ChargeFilterOut): SQL {
   const table = base === 'receivables' ? receivables : charges;
   const contractId = base === 'receivables' ? receivables.contractId : charges.contractId;
   const enterpriseId = base === 'receivables' ? receivables.enterpriseId : charges.enterpriseId;
-  const withContract = sql`${table} join ${contracts} on ${contracts.id} = ${contractId}`;
-  return f.keyword ? sql`${withContract} join ${enterprises} on ${enterprises.id} = ${enterpriseId}` : withContract;
+  const from = needsContract(a, f) ? sql`${table} join ${contracts} on ${contracts.id} = ${contractId}` : sql`${table}`;
+  return f.keyword ? sql`${from} join ${enterprises} on ${enterprises.id} = ${enterpriseId}` : from;
 }
 
 export function chargeWhere(a: FeeAccess, f: ChargeFilterOut): SQL {
   return and(
     eq(charges.agencyId, a.agencyId),
-    feeVisible(a),
+    listVisible(a, f, charges.contractId),
     ...commonWhere(f),
     f.payFrom ? gte(charges.payDate, f.payFrom) : undefined,
     f.payTo ? lte(charges.payDate, f.payTo) : undefined,

@@ -208,7 +208,7 @@ export async function revokeCharge(tx: Tx, req: FastifyRequest, a: FeeAccess, ch
 export async function receivableListPage(tx: Tx, a: FeeAccess, body: ReceivableFilterOut & PageAsk, today: string) {
   const { pageNo, pageSize, cursor, ...filter } = body;
   const where = receivableWhere(a, body, today);
-  const from = feeFrom('receivables', body);
+  const from = feeFrom('receivables', a, body);
   const { total, totals } = await receivableTotals(tx, from, where);
   const page = await pageIds(tx, {
     from,
@@ -232,7 +232,7 @@ export async function receivableListPage(tx: Tx, a: FeeAccess, body: ReceivableF
 export async function chargeListPage(tx: Tx, a: FeeAccess, body: ChargeFilterOut & PageAsk) {
   const { pageNo, pageSize, cursor, ...filter } = body;
   const where = chargeWhere(a, body);
-  const from = feeFrom('charges', body);
+  const from = feeFrom('charges', a, body);
   const { total, totals } = await chargeTotals(tx, from, where);
   const page = await pageIds(tx, {
     from,
