@@ -2,7 +2,7 @@ import { type BureauClient, type CallDef, CODE, hasPerm, MENUS, MSG } from '@dzy
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { type Database, inScope, setScope, type Tx } from '../db/client.js';
+import { type Database, inScope, type Tx } from '../db/client.js';
 import { Answer, AppError, httpStatusOf, validationError } from './errors.js';
 import type { JobHandler } from './jobs.js';
 import type { PushHub } from './push.js';
@@ -108,8 +108,9 @@ export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly 
         }
         const parsed = def.body.safeParse(req.body ?? {});
         if (!parsed.success) throw validationError(parsed.error);
+        // sessionIn left the transaction scoped to this caller (a new transaction without a session has
+        // no scope at all, which row-level security reads as nobody): no further round trip needed.
         const scope = { agencyId: session?.agencyId ?? null, userId: session?.userId ?? null };
-        await setScope(tx, scope);
         return { scope, base: { body: parsed.data, session: session as SessionCtx, req, reply, deps, afterCommit } };
       };
       // One transaction per call: the session is read inside the call's own transaction. Staged
