@@ -107,5 +107,16 @@ describe('收费列表 in the browser', () => {
       .click();
     await visible(page.getByText('已撤销该笔收款'));
     await visible(charge.getByText('已撤销'));
+
+    // Page 2 is a step from page 1: the request carries the cursor page 1's reply gave (keyset paging),
+    // and the numbering goes on from 21.
+    const asked: { pageNo?: number; cursor?: string }[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('selectChargeList')) asked.push(JSON.parse(r.postData() ?? '{}'));
+    });
+    await page.locator('.ant-pagination-item-2').click();
+    await expect.poll(() => page.locator('tr.ant-table-row').first().locator('td').first().textContent()).toBe('21');
+    expect(asked.at(-1)).toMatchObject({ pageNo: 2, cursor: expect.any(String) });
+    await visible(page.getByText(/共 \d+ 条/));
   });
 });
