@@ -1,9 +1,18 @@
-import { CODE, CUSTOMER_MSG, loginCall, MSG, sendSmsCall } from '@dzy/shared';
+import {
+  CODE,
+  CUSTOMER_FILES,
+  CUSTOMER_MSG,
+  IMPORT_COLUMNS,
+  importProgressCall,
+  loginCall,
+  MSG,
+  sendSmsCall,
+} from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverModules } from '../src/app.js';
 import { LIMITS } from '../src/plugins/rate-limit.js';
 import { SMS_BUDGET_MSG } from '../src/plugins/sms.js';
-import { ADMIN, create, detail, ENT, LI, ZHANG } from './customer-helpers.js';
+import { ADMIN, create, detail, download, ENT, LI, readSheet, upload, xlsx, ZHANG } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { expectNoPermission } from './helpers.js';
 
@@ -151,6 +160,25 @@ describe('the duplicate tax number message', () => {
     expect(hidden.msg).not.toContain(liClient.qymc);
     const named = await create(t, admin, { qysh: liClient.qysh });
     expect(named.msg).toBe(CUSTOMER_MSG.duplicate(liClient.qymc));
+  });
+
+  it("nor in an import's failure file", async () => {
+    const zhang = await t.login(ZHANG);
+    const liClient = await detail(t, admin, ENT.liOwn);
+    const file = await xlsx(IMPORT_COLUMNS, [
+      IMPORT_COLUMNS.map((c) => (c === '企业名称*' ? '重名导入测试有限公司' : c === '企业税号*' ? liClient.qysh : '')),
+    ]);
+    const up = await upload<{ jobId: number }>(t, CUSTOMER_FILES.importUpload, zhang, { name: 'a.xlsx', data: file });
+    expect(up.code).toBe(CODE.OK);
+    let done: { state: string; result: { redisKey: string } | null } = { state: '', result: null };
+    for (let i = 0; i < 100 && done.state !== 'done'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      done = (await t.call<typeof done>(importProgressCall.path, { jobId: up.data.jobId }, zhang)).data;
+    }
+    const fail = await download(t, `/api/${CUSTOMER_FILES.importFailList}?redisKey=${done.result?.redisKey}`, zhang);
+    const rows = await readSheet(fail.body);
+    expect(rows[1]?.at(-1)).toBe(CUSTOMER_MSG.duplicateHidden);
+    expect(rows.flat().join()).not.toContain(liClient.qymc);
   });
 });
 

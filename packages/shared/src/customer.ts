@@ -80,6 +80,8 @@ export const CUSTOMER_MSG = {
   duplicateInBin: (qymc: string) => `该税号的企业已存在：${qymc}（在回收站中，可恢复）`,
   /** The other enterprise is outside the caller's data scope: its name is not theirs to learn. */
   duplicateHidden: '该税号的企业已在本机构登记，由其他同事负责，请联系管理员',
+  /** Added by someone else while the import ran. */
+  duplicateDuringImport: '该税号的企业在导入期间已被他人添加',
   usccWarning: '统一社会信用代码校验位不正确，请核对税号',
   shareTotal: '股东持股比例合计不能超过100%',
   taxDialog: TAX_NUMBER_DIALOG_MSG,

@@ -31,8 +31,11 @@ export type PlannedRow =
 
 /** What the rows are checked against: the book and the agency's dictionaries, read once. */
 export interface ImportLookups {
-  /** Tax numbers already in the book or the recycle bin → the enterprise's name. */
-  existing: Map<string, { qymc: string; deleted: boolean }>;
+  /**
+   * Tax numbers already in the book or the recycle bin → the enterprise's name, and whether the importer
+   * may see it (the reason names it only then).
+   */
+  existing: Map<string, { qymc: string; deleted: boolean; visible: boolean }>;
   grades: Map<string, number>;
   labels: Map<string, number>;
   /** Members by phone → user id. */
@@ -111,7 +114,13 @@ export function planImport(rows: readonly SheetRow[], lk: ImportLookups): Planne
     firstLine.set(qysh, line);
     const inBook = lk.existing.get(qysh);
     if (inBook) {
-      fail(inBook.deleted ? CUSTOMER_MSG.duplicateInBin(inBook.qymc) : CUSTOMER_MSG.duplicate(inBook.qymc));
+      fail(
+        !inBook.visible
+          ? CUSTOMER_MSG.duplicateHidden
+          : inBook.deleted
+            ? CUSTOMER_MSG.duplicateInBin(inBook.qymc)
+            : CUSTOMER_MSG.duplicate(inBook.qymc),
+      );
       continue;
     }
     const qyxz = QYXZ[qyxzRaw.trim()];

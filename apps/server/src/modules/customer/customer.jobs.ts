@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { IMPORT_COLUMNS, IMPORT_PUSH_TYPE, IMPORT_QUEUE, type ImportResult } from '@dzy/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import { CUSTOMER_MSG, IMPORT_COLUMNS, IMPORT_PUSH_TYPE, IMPORT_QUEUE, type ImportResult } from '@dzy/shared';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import {
   auditLog,
@@ -15,8 +15,10 @@ import {
   memberships,
   users,
 } from '../../db/schema/index.js';
+import { dataScope } from '../../lib/data-scope.js';
 import type { Deps } from '../../plugins/calls.js';
 import { type JobContext, type JobHandler, yieldToRequests } from '../../plugins/jobs.js';
+import type { SessionCtx } from '../../plugins/session.js';
 import { isAgencyMember } from '../role/member.repo.js';
 import { type ImportLookups, type PlannedRow, planImport, type SheetRow } from './customer.import.js';
 import { licenceRoom } from './customer.service.js';
@@ -52,12 +54,31 @@ const batchSize = (deps: Deps) => (deps.db.kind === 'pglite' ? 100 : 500);
 export const failFileName = (agencyId: number, key: string) => `${agencyId}-${key}.xlsx`;
 
 async function lookups(tx: Tx, agencyId: number, p: ImportPayload): Promise<ImportLookups> {
-  const existing = new Map<string, { qymc: string; deleted: boolean }>();
+  const existing = new Map<string, { qymc: string; deleted: boolean; visible: boolean }>();
+  // The importer's data scope, as their session would have it: a duplicate's name is theirs to learn only then.
+  const [me] = await tx
+    .select({ isAdmin: memberships.isAdmin, role: memberships.role, departmentId: memberships.departmentId })
+    .from(memberships)
+    .where(and(eq(memberships.agencyId, agencyId), eq(memberships.userId, p.userId)))
+    .limit(1);
+  const scope = {
+    userId: p.userId,
+    isAdmin: me?.isAdmin ?? false,
+    role: (me?.role ?? 0) as 0 | 1 | 2,
+    departmentId: me?.departmentId ?? null,
+  } as SessionCtx;
   const book = await tx
-    .select({ qysh: enterprises.qysh, qymc: enterprises.qymc, deletedAt: enterprises.deletedAt })
+    .select({
+      qysh: enterprises.qysh,
+      qymc: enterprises.qymc,
+      deletedAt: enterprises.deletedAt,
+      visible: sql<boolean>`${dataScope(scope, enterprises.allocateUser)}`,
+    })
     .from(enterprises)
     .where(eq(enterprises.agencyId, agencyId));
-  for (const e of book) if (e.qysh) existing.set(e.qysh, { qymc: e.qymc, deleted: e.deletedAt !== null });
+  for (const e of book) {
+    if (e.qysh) existing.set(e.qysh, { qymc: e.qymc, deleted: e.deletedAt !== null, visible: e.visible === true });
+  }
   const gradeRows = await tx.select().from(grades).where(eq(grades.agencyId, agencyId));
   const labelRows = await tx.select().from(labels).where(eq(labels.agencyId, agencyId));
   const memberRows = await tx
@@ -110,7 +131,7 @@ async function insertBatch(
     const takenBy = new Map(taken.map((t) => [t.qysh, t.qymc]));
     const fresh = ok.filter((r) => {
       const by = takenBy.get(r.values.qysh);
-      if (by !== undefined) late.push([r.line, `该税号的企业已存在：${by}`]);
+      if (by !== undefined) late.push([r.line, CUSTOMER_MSG.duplicateDuringImport]);
       return by === undefined;
     });
     if (fresh.length > 0) {
