@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CODE, CUSTOMER_FILES, IMPORT_COLUMNS, importProgressCall } from '@dzy/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inScope } from '../src/db/client.js';
+import { inScope, openDatabase } from '../src/db/client.js';
 import { importDir } from '../src/modules/customer/customer.jobs.js';
 import { enqueue, type JobHandler, startJobRunner } from '../src/plugins/jobs.js';
 import { ADMIN, newUscc, upload, xlsx } from './customer-helpers.js';
@@ -51,10 +51,14 @@ describe('job leases and heartbeats', () => {
     await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
       enqueue(tx, { agencyId: AGENCY.demo, queue, key: 'one', payload: {} }),
     );
+    // On a PostgreSQL server the second runner has a connection pool of its own, as a second server
+    // process would; PGlite is one connection in one process, so there both share it.
+    const second = t.kind === 'postgres' ? await openDatabase(t.config) : t.db;
     const a = startJobRunner(testDeps(t), [slowHandler(queue, 3000, runs)], t.app.log);
-    const b = startJobRunner(testDeps(t), [slowHandler(queue, 3000, runs)], t.app.log);
+    const b = startJobRunner({ ...testDeps(t), db: second }, [slowHandler(queue, 3000, runs)], t.app.log);
     for (let i = 0; i < 60 && (await stateOf(queue))[0]?.state !== 'done'; i++) await sleep(100);
     await Promise.all([a.stop(), b.stop()]);
+    if (second !== t.db) await second.close();
     expect(await stateOf(queue)).toEqual([{ state: 'done', attempts: 1 }]);
     expect(runs.length).toBe(1);
   });
