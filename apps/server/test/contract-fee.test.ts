@@ -83,7 +83,8 @@ describe('登记收款: recording a payment', () => {
     expect(await paidFenOf(t, p1)).toBe(120_000);
 
     rows = (await receivablesOf(t, li, { contractId: c.id })).list;
-    expect(rows[0]).toMatchObject({ feeStatus: 'paid', paid: '1200.00', unpaid: '0.00' });
+    // Paid in full, it moves behind the periods still owed (the default order).
+    expect(rows.at(-1)).toMatchObject({ id: p1, feeStatus: 'paid', paid: '1200.00', unpaid: '0.00' });
     // Paying ahead of the due date is allowed (a 未到期 period partly paid reads 部分收款).
     expect((await pay(t, li, { receivableId: p2, amount: '0.01' })).data.feeStatus).toBe('partial');
 

@@ -63,3 +63,5 @@ CREATE INDEX "invites_agency_idx" ON "invites" ("agency_id", "created_at", "id")
 DROP INDEX IF EXISTS "announcements_fb_time_idx";
 --> statement-breakpoint
 CREATE INDEX "announcements_fb_time_idx" ON "announcements" ("fb_time", "id");
+--> statement-breakpoint
+CREATE INDEX "receivables_agency_collect_idx" ON "receivables" ("agency_id", (case when "paid_fen" < "amount_fen" then 0 else 1 end), "due_date", "id");

@@ -202,6 +202,13 @@ export const receivables = pgTable(
   (t) => [
     uniqueIndex('receivables_contract_period_uq').on(t.contractId, t.periodNo),
     index('receivables_agency_due_id_idx').on(t.agencyId, t.dueDate, t.id),
+    // 应收's default order: still owed first, then by due date (contract-fee.repo.ts receivableSort).
+    index('receivables_agency_collect_idx').on(
+      t.agencyId,
+      sql`(case when ${t.paidFen} < ${t.amountFen} then 0 else 1 end)`,
+      t.dueDate,
+      t.id,
+    ),
     index('receivables_agency_amount_idx').on(t.agencyId, t.amountFen, t.id),
     index('receivables_agency_paid_idx').on(t.agencyId, t.paidFen, t.id),
     index('receivables_agency_ent_idx').on(t.agencyId, t.enterpriseId),

@@ -102,7 +102,7 @@ export function feeFileRoutes(app: FastifyInstance, deps: Deps) {
       if (body.tab === 'receivable') {
         const where = receivableWhere(a, body, today);
         const rows = await receivableQuery(tx, a, where)
-          .orderBy(...orderOf(receivableSort(body, today)))
+          .orderBy(...orderOf(receivableSort(body)))
           .limit(FEE_EXPORT_MAX + 1);
         return {
           ids: rows.map((r) => r.id),

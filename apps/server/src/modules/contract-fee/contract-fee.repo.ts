@@ -73,6 +73,8 @@ const operator = alias(users, 'fee_operator');
 const revoker = alias(users, 'fee_revoker');
 
 const unpaidFen = sql`greatest(${receivables.amountFen} - ${receivables.paidFen}, 0)`;
+/** 0 for a period still owed, 1 once paid: the default order's first key (the same expression as its index). */
+const owedFirst = sql`(case when ${receivables.paidFen} < ${receivables.amountFen} then 0 else 1 end)`;
 
 /** The status filter as SQL, the same partition as feeStatusOf. */
 function statusWhere(status: ReceivableFilterOut['feeStatus'], today: string): SQL | undefined {
@@ -131,7 +133,7 @@ export function receivableWhere(a: FeeAccess, f: ReceivableFilterOut, today: str
 }
 
 /** The receivables' sorts; each key list ends in the id and runs one way, as keyset paging needs. */
-export function receivableSort(f: Pick<ReceivableFilterOut, 'sortField' | 'sortOrder'>, today: string): Sort {
+export function receivableSort(f: Pick<ReceivableFilterOut, 'sortField' | 'sortOrder'>): Sort {
   const desc = f.sortOrder === 'descend';
   switch (f.sortField) {
     case 'amount':
@@ -143,16 +145,9 @@ export function receivableSort(f: Pick<ReceivableFilterOut, 'sortField' | 'sortO
     case 'dueDate':
       return { name: 'dueDate', keys: [receivables.dueDate, receivables.id], desc };
     default:
-      // What needs collecting first (due and not fully paid, oldest first), then the rest by due date.
-      return {
-        name: `collect:${today}`,
-        keys: [
-          sql`(case when ${receivables.paidFen} < ${receivables.amountFen} and ${receivables.dueDate} <= ${today} then 0 else 1 end)`,
-          receivables.dueDate,
-          receivables.id,
-        ],
-        desc: false,
-      };
+      // What is still owed first, oldest due first (so the overdue lead), then the paid periods by due date:
+      // index receivables_agency_collect_idx holds this order (a key of today's date could have none).
+      return { name: 'collect', keys: [owedFirst, receivables.dueDate, receivables.id], desc: false };
   }
 }
 

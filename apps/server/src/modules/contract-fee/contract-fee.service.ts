@@ -213,7 +213,7 @@ export async function receivableListPage(tx: Tx, a: FeeAccess, body: ReceivableF
   const page = await pageIds(tx, {
     from,
     where,
-    sort: receivableSort(body, today),
+    sort: receivableSort(body),
     ask: { pageNo, pageSize, cursor },
     filter,
     total: async () => total,
