@@ -80,7 +80,8 @@ describe('organisations', () => {
     await smsSignUp(page, phone);
     await visible(page.getByText('尚未加入代理机构').first());
 
-    await page.getByRole('button', { name: '创建代理机构' }).click();
+    // The portal's own button (the header offers the same once its organisation list has loaded).
+    await page.getByRole('main').getByRole('button', { name: '创建代理机构' }).click();
     await applyForAgency(page, name, '91330106MA2XQD0018');
 
     await approveAsOperator(name);
