@@ -8,9 +8,9 @@ import {
   type TemplateItem,
   type TemplateLine,
 } from '@dzy/shared';
-import { and, asc, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { countOf, pageIds } from '../../db/paging.js';
+import { listPage, type Sort } from '../../db/paging.js';
 import { contractTemplateLines, contractTemplates, serviceItems } from '../../db/schema/index.js';
 import { AppError } from '../../plugins/errors.js';
 import { likeTerm } from '../role/member.repo.js';
@@ -128,22 +128,20 @@ export async function templatePage(
     eq(contractTemplates.agencyId, agencyId),
     body.tempName ? ilike(contractTemplates.tempName, likeTerm(body.tempName)) : undefined,
   ) as SQL;
-  const from = sql`${contractTemplates}`;
-  const { total } = await countOf(tx, from, where);
-  const page = await pageIds(tx, {
-    from,
-    where,
-    sort: { name: 'created', keys: [contractTemplates.createdAt, contractTemplates.id], desc: true },
-    ask: { pageNo, pageSize, cursor },
-    filter,
-    total: async () => total,
-  });
-  const rows = page.ids.length
-    ? await tx
-        .select()
-        .from(contractTemplates)
-        .where(and(eq(contractTemplates.agencyId, agencyId), inArray(contractTemplates.id, page.ids)))
-        .orderBy(desc(contractTemplates.createdAt), desc(contractTemplates.id))
-    : [];
-  return { list: await templateItems(tx, agencyId, rows), total: String(total), cursor: page.cursor };
+  const sort: Sort = { name: 'created', keys: [contractTemplates.createdAt, contractTemplates.id], desc: true };
+  const page = await listPage(
+    tx,
+    { from: sql`${contractTemplates}`, where, sort, ask: { pageNo, pageSize, cursor }, filter },
+    async (ids) =>
+      templateItems(
+        tx,
+        agencyId,
+        await tx
+          .select()
+          .from(contractTemplates)
+          .where(and(eq(contractTemplates.agencyId, agencyId), inArray(contractTemplates.id, ids))),
+      ),
+  );
+  // The spec gives the total as a string.
+  return { ...page, total: String(page.total) };
 }

@@ -2,7 +2,7 @@ import { CODE, type CustomerItem, type customerFilterSchema, HYDJ_NAMES } from '
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
-import { countOf, pageIds, type Sort } from '../../db/paging.js';
+import { listPage, type Sort } from '../../db/paging.js';
 import { enterpriseContacts, enterpriseLabels, enterprises, grades, labels, users } from '../../db/schema/index.js';
 import { dataScope } from '../../lib/data-scope.js';
 import { AppError } from '../../plugins/errors.js';
@@ -102,17 +102,11 @@ export async function customerPage(
   body: CustomerFilterOut & { pageNo: number; pageSize: number; cursor?: string | undefined },
 ) {
   const { pageNo, pageSize, cursor, ...filter } = body;
-  const from = sql`${enterprises}`;
-  const { total } = await countOf(tx, from, where);
-  const page = await pageIds(tx, {
-    from,
-    where,
-    sort: customerSort(body),
-    ask: { pageNo, pageSize, cursor },
-    filter,
-    total: async () => total,
-  });
-  return { list: await itemsFor(tx, agencyId, page.ids), total, cursor: page.cursor };
+  return listPage(
+    tx,
+    { from: sql`${enterprises}`, where, sort: customerSort(body), ask: { pageNo, pageSize, cursor }, filter },
+    (ids) => itemsFor(tx, agencyId, ids),
+  );
 }
 
 /** The list rows for these ids, in the given order, with grade, labels, owner and first contact. */

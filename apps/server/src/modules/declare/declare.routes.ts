@@ -14,7 +14,7 @@ import {
 } from '@dzy/shared';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, like, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { countOf, pageIds, type Sort } from '../../db/paging.js';
+import { listPage, type Sort } from '../../db/paging.js';
 import { checkBatches, checkResults, enterprises, jobs, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { dataScope } from '../../lib/data-scope.js';
@@ -192,25 +192,23 @@ const lastInfo = serve(lastCheckInfoCall, async ({ session, tx }) => {
 const summaryList = serve(checkListCall, async ({ body, session, tx }) => {
   const { pageNum, pageSize, cursor, ...filter } = body;
   const where = and(batchVisible(session), body.ssq ? eq(checkBatches.ssq, body.ssq) : undefined) as SQL;
-  const from = sql`${checkBatches}`;
-  const { total } = await countOf(tx, from, where);
-  const page = await pageIds(tx, {
-    from,
-    where,
-    sort: { name: 'id', keys: [checkBatches.id], desc: true },
-    ask: { pageNo: pageNum, pageSize, cursor },
-    filter,
-    total: async () => total,
-  });
-  const rows = page.ids.length
-    ? await tx
+  const page = await listPage(
+    tx,
+    {
+      from: sql`${checkBatches}`,
+      where,
+      sort: { name: 'id', keys: [checkBatches.id], desc: true },
+      ask: { pageNo: pageNum, pageSize, cursor },
+      filter,
+    },
+    (ids) =>
+      tx
         .select(summaryColumns)
         .from(checkBatches)
         .innerJoin(users, eq(users.id, checkBatches.userId))
-        .where(inArray(checkBatches.id, page.ids))
-        .orderBy(desc(checkBatches.id))
-    : [];
-  return { list: rows.map(toSummary), total, cursor: page.cursor };
+        .where(inArray(checkBatches.id, ids)),
+  );
+  return { ...page, list: page.list.map(toSummary) };
 });
 
 /** Finished ones first (newest on top), then those still waiting: the index check_results_batch_order_idx. */
@@ -235,19 +233,18 @@ async function listResults(
     !failedOnly && body.msg_type !== undefined ? eq(checkResults.msgType, body.msg_type) : undefined,
     term ? or(ilike(checkResults.qymc, term), ilike(checkResults.qysh, term)) : undefined,
   ) as SQL;
-  const from = sql`${checkResults}`;
-  const { total } = await countOf(tx, from, where);
-  const page = await pageIds(tx, {
-    from,
-    where,
-    sort: RESULT_SORT,
-    ask: { pageNo: pageNum, pageSize, cursor },
-    filter: { ...filter, failedOnly },
-    total: async () => total,
-  });
-  const found = page.ids.length ? await tx.select().from(checkResults).where(inArray(checkResults.id, page.ids)) : [];
-  const rows = page.ids.flatMap((id) => found.filter((r) => r.id === id));
-  return { list: rows.map((r) => toCheckLog(r, b.ssq)), total, cursor: page.cursor };
+  const page = await listPage(
+    tx,
+    {
+      from: sql`${checkResults}`,
+      where,
+      sort: RESULT_SORT,
+      ask: { pageNo: pageNum, pageSize, cursor },
+      filter: { ...filter, failedOnly },
+    },
+    (ids) => tx.select().from(checkResults).where(inArray(checkResults.id, ids)),
+  );
+  return { ...page, list: page.list.map((r) => toCheckLog(r, b.ssq)) };
 }
 
 const results = serve(checkResultListCall, ({ body, session, tx }) => listResults(tx, session, body, false));

@@ -12,7 +12,7 @@ import {
 } from '@dzy/shared';
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { countOf, pageIds } from '../../db/paging.js';
+import { listPage } from '../../db/paging.js';
 import { messageSettings, messages } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
@@ -90,22 +90,21 @@ export const messageModule: ServerModule = {
       if (session.agencyId === null) return empty;
       const { pageNo, pageSize, cursor, ...filter } = body;
       const where = and(own(session), eq(messages.msgStyleBig, body.msg_style_big)) as SQL;
-      const from = sql`${messages}`;
-      const { total: n } = await countOf(tx, from, where);
-      if (n === 0) return empty;
       // Newest first: the index (user_id, msg_style_big, created_at, id).
-      const page = await pageIds(tx, {
-        from,
-        where,
-        sort: { name: 'created', keys: [messages.createdAt, messages.id], desc: true },
-        ask: { pageNo, pageSize, cursor },
-        filter,
-        total: async () => n,
-      });
-      const found = page.ids.length ? await tx.select().from(messages).where(inArray(messages.id, page.ids)) : [];
-      const rows = page.ids.flatMap((id) => found.filter((r) => r.id === id));
+      const page = await listPage(
+        tx,
+        {
+          from: sql`${messages}`,
+          where,
+          sort: { name: 'created', keys: [messages.createdAt, messages.id], desc: true },
+          ask: { pageNo, pageSize, cursor },
+          filter,
+        },
+        (ids) => tx.select().from(messages).where(inArray(messages.id, ids)),
+      );
+      if (page.total === 0) return empty;
       return {
-        list: rows.map((r) => ({
+        list: page.list.map((r) => ({
           id: r.id,
           content: r.content,
           createTime: r.createdAt.toISOString(),
@@ -113,7 +112,7 @@ export const messageModule: ServerModule = {
           targetId: r.targetId,
           known: r.known,
         })),
-        total: n,
+        total: page.total,
         cursor: page.cursor,
       };
     }),
