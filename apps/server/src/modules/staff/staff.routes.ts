@@ -14,7 +14,7 @@ import {
   workHandoverCall,
 } from '@dzy/shared';
 import { and, asc, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
-import { countOf, pageIds, type Sort } from '../../db/paging.js';
+import { listPage, type Sort } from '../../db/paging.js';
 import {
   departments,
   enterprises,
@@ -89,19 +89,19 @@ export const staffModule: ServerModule = {
                 desc: false,
               };
       const { pageNo, pageSize, cursor, ...filter } = body;
-      const from = sql`${memberships} join ${users} on ${users.id} = ${memberships.userId}`;
-      const { total } = await countOf(tx, from, where as SQL);
-      const page = await pageIds(tx, {
-        from,
-        where: where as SQL,
-        sort,
-        ask: { pageNo, pageSize, cursor },
-        filter,
-        total: async () => total,
-      });
-      const found = page.ids.length
-        ? await tx
+      const page = await listPage(
+        tx,
+        {
+          from: sql`${memberships} join ${users} on ${users.id} = ${memberships.userId}`,
+          where: where as SQL,
+          sort,
+          ask: { pageNo, pageSize, cursor },
+          filter,
+        },
+        (ids) =>
+          tx
             .select({
+              id: memberships.id,
               membershipId: memberships.id,
               userId: memberships.userId,
               hymc: users.hymc,
@@ -118,9 +118,10 @@ export const staffModule: ServerModule = {
             .from(memberships)
             .innerJoin(users, eq(users.id, memberships.userId))
             .leftJoin(departments, eq(departments.id, memberships.departmentId))
-            .where(and(eq(memberships.agencyId, place.agencyId), inArray(memberships.id, page.ids)))
-        : [];
-      const rows = page.ids.flatMap((id) => found.filter((r) => r.membershipId === id));
+            .where(and(eq(memberships.agencyId, place.agencyId), inArray(memberships.id, ids))),
+      );
+      const rows = page.list;
+      const total = page.total;
 
       const userIds = rows.map((r) => r.userId);
       const posts = userIds.length
