@@ -1,5 +1,17 @@
 import { DownOutlined, FilterOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
-import { Badge, Button, Col, Dropdown, Form, type FormInstance, type MenuProps, Popover, Row, Space } from 'antd';
+import {
+  Badge,
+  Button,
+  Col,
+  Dropdown,
+  Form,
+  type FormInstance,
+  type FormItemProps,
+  type MenuProps,
+  Popover,
+  Row,
+  Space,
+} from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import './search-bar.css';
@@ -9,6 +21,8 @@ export interface SearchField {
   name: string;
   label: string;
   node: ReactNode;
+  rules?: FormItemProps['rules'];
+  tooltip?: string;
 }
 
 /** An extra button of the bar (新增, 导入, 批量操作 ...); past the visible ones they go under 更多. */
@@ -35,6 +49,15 @@ export interface SearchBarProps<V extends object> {
   initialValues?: Partial<V>;
   onSearch: (values: V) => void;
   onReset?: () => void;
+  /**
+   * Shown after 查询 / 重置: the place for a marker that the list is filtered (e.g. 已筛选 with a way to
+   * clear it when filters are remembered).
+   */
+  marker?: ReactNode;
+  /** The popup theme's fields shown on top (default 2); the rest open from 更多筛选. */
+  topFields?: number;
+  /** Inside a card that is already white and padded (the bar adds no background of its own). */
+  embedded?: boolean;
 }
 
 const VISIBLE_BUTTONS = { popup: 3, shrink: 10 } as const;
@@ -81,6 +104,9 @@ export function SearchBar<V extends object>({
   initialValues,
   onSearch,
   onReset,
+  marker,
+  topFields = 2,
+  embedded = false,
 }: SearchBarProps<V>) {
   const [open, setOpen] = useState(false);
   const [expanded, setExpanded] = useState(false);
@@ -107,17 +133,18 @@ export function SearchBar<V extends object>({
       <Button icon={<ReloadOutlined />} onClick={reset}>
         重置
       </Button>
+      {marker}
     </Space>
   );
   const item = (f: SearchField) => (
-    <Form.Item key={f.name} name={f.name} label={f.label}>
+    <Form.Item key={f.name} name={f.name} label={f.label} rules={f.rules} tooltip={f.tooltip}>
       {f.node}
     </Form.Item>
   );
 
   if (theme === 'popup') {
-    const top = fields.slice(0, 2);
-    const rest = fields.slice(2);
+    const top = fields.slice(0, topFields);
+    const rest = fields.slice(topFields);
     const activeRest = rest.filter((f) => filled(values?.[f.name])).length;
     return (
       <Form
@@ -125,7 +152,7 @@ export function SearchBar<V extends object>({
         layout="inline"
         initialValues={initialValues}
         onFinish={submit}
-        className="dzy-search-bar dzy-search-popup"
+        className={`dzy-search-bar dzy-search-popup${embedded ? ' dzy-search-embedded' : ''}`}
       >
         <div className="dzy-search-popup-row">
           <div className="dzy-search-popup-fields">
@@ -174,7 +201,7 @@ export function SearchBar<V extends object>({
       labelCol={{ flex: '88px' }}
       initialValues={initialValues}
       onFinish={submit}
-      className="dzy-search-bar dzy-search-shrink"
+      className={`dzy-search-bar dzy-search-shrink${embedded ? ' dzy-search-embedded' : ''}`}
     >
       <Row gutter={[24, 0]}>
         {fields.map((f, i) => (

@@ -1,5 +1,6 @@
-import { CloseOutlined } from '@ant-design/icons';
-import { useEffect, useState } from 'react';
+import { CloseOutlined, DownOutlined } from '@ant-design/icons';
+import { Button, Dropdown } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { STORAGE_PREFIX } from '../../lib/client-state';
 import { HOME_PATH } from '../../lib/paths';
@@ -24,7 +25,7 @@ function load(): VisitedTag[] {
 
 /** 标签页 (tagsView setting): the pages visited in this tab, to go back to one or close it. */
 export function TagsView({ title }: { title: string | null }) {
-  const { pathname, search } = useLocation();
+  const { pathname } = useLocation();
   const navigate = useNavigate();
   const [tags, setTags] = useState<VisitedTag[]>(load);
 
@@ -38,6 +39,27 @@ export function TagsView({ title }: { title: string | null }) {
     });
   }, [pathname, title]);
 
+  // Tabs past the width scroll (the open one is brought into view) and are all listed in the menu at
+  // the right, which shows only when some tab is out of sight.
+  const strip = useRef<HTMLDivElement>(null);
+  const [overflow, setOverflow] = useState(false);
+  useEffect(() => {
+    const el = strip.current;
+    if (!el) return;
+    const measure = () => setOverflow(el.scrollWidth > el.clientWidth + 1);
+    measure();
+    const seen = new ResizeObserver(measure);
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measured again whenever the tabs change
+  useEffect(() => {
+    const el = strip.current;
+    if (!el) return;
+    setOverflow(el.scrollWidth > el.clientWidth + 1);
+    el.querySelector('.dzy-tag-active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [tags, pathname]);
+
   const close = (path: string) => {
     const next = tags.filter((t) => t.path !== path);
     setTags(next);
@@ -45,35 +67,61 @@ export function TagsView({ title }: { title: string | null }) {
     if (path === pathname) navigate(next.at(-1)?.path ?? HOME_PATH);
   };
 
+  const all = [HOME, ...tags];
   return (
-    <div className="dzy-tags" role="tablist" aria-label="已打开的页面">
-      {[HOME, ...tags].map((t) => {
-        const active = t.path === pathname;
-        return (
-          <div key={t.path} className={active ? 'dzy-tag dzy-tag-active' : 'dzy-tag'}>
-            <button
-              type="button"
-              role="tab"
-              aria-selected={active}
-              className="dzy-tag-link"
-              onClick={() => !active && navigate(t.path + (active ? search : ''))}
-            >
-              {active && <span className="dzy-tag-dot" />}
-              {t.title}
-            </button>
-            {t.path !== HOME_PATH && (
+    <div className="dzy-tags">
+      <div
+        className="dzy-tags-strip"
+        ref={strip}
+        role="tablist"
+        aria-label="已打开的页面"
+        onWheel={(e) => {
+          if (strip.current && e.deltaY !== 0) strip.current.scrollLeft += e.deltaY;
+        }}
+      >
+        {all.map((t) => {
+          const active = t.path === pathname;
+          return (
+            <div key={t.path} className={active ? 'dzy-tag dzy-tag-active' : 'dzy-tag'}>
               <button
                 type="button"
-                className="dzy-tag-close"
-                aria-label={`关闭 ${t.title}`}
-                onClick={() => close(t.path)}
+                role="tab"
+                aria-selected={active}
+                className="dzy-tag-link"
+                onClick={() => !active && navigate(t.path)}
               >
-                <CloseOutlined />
+                {active && <span className="dzy-tag-dot" />}
+                {t.title}
               </button>
-            )}
-          </div>
-        );
-      })}
+              {t.path !== HOME_PATH && (
+                <button
+                  type="button"
+                  className="dzy-tag-close"
+                  aria-label={`关闭 ${t.title}`}
+                  onClick={() => close(t.path)}
+                >
+                  <CloseOutlined />
+                </button>
+              )}
+            </div>
+          );
+        })}
+      </div>
+      {overflow && (
+        <Dropdown
+          trigger={['click']}
+          placement="bottomRight"
+          menu={{
+            selectedKeys: [pathname],
+            items: all.map((t) => ({ key: t.path, label: t.title })),
+            onClick: ({ key }) => key !== pathname && navigate(key),
+          }}
+        >
+          <Button size="small" className="dzy-tags-more" aria-label="全部已打开的页面">
+            全部 {all.length} <DownOutlined />
+          </Button>
+        </Dropdown>
+      )}
     </div>
   );
 }

@@ -19,8 +19,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Form, Input, Select, Space, Table, type TableProps, Tabs, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
-import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useHasPerm } from '../../../components/auth';
+import { type ListColumn, ListTable, sortOf } from '../../../components/list-page/list-table';
 import { SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
@@ -81,27 +82,27 @@ function chargeFilter(v: SearchValues, sort: Sort): ChargeFilter {
 }
 
 /**
- * The 合计 row (business.md §5): label 合计 in the first column, the money totals of the whole filter
- * (computed by the server) in their columns, dashes in every other column from index 4.
+ * The 合计 row (business.md §5) over the shown columns: 合计 in the first, the money totals of the whole
+ * filter (computed by the server) in their columns, dashes in every other column from the fifth.
  */
-function SummaryRow({ columns, money }: { columns: number; money: Record<number, string> }) {
-  const cells: ReactNode[] = [];
-  for (let i = 0; i < columns; i++) {
-    const text = i === 0 ? '合计' : money[i] !== undefined ? showYuan(money[i] ?? '0') : i >= 4 ? '-' : '';
-    cells.push(
-      <Table.Summary.Cell
-        key={i}
-        index={i}
-        align={money[i] !== undefined ? 'right' : i === 0 ? 'center' : undefined}
-        className={i === 0 || money[i] !== undefined ? 'dzy-fee-sum' : 'dzy-fee-dash'}
-      >
-        {text}
-      </Table.Summary.Cell>,
-    );
-  }
+function SummaryRow({ keys, money }: { keys: string[]; money: Record<string, string> }) {
   return (
     <Table.Summary fixed>
-      <Table.Summary.Row>{cells}</Table.Summary.Row>
+      <Table.Summary.Row>
+        {keys.map((k, i) => {
+          const sum = money[k];
+          return (
+            <Table.Summary.Cell
+              key={k}
+              index={i}
+              align={sum !== undefined ? 'right' : i === 0 ? 'center' : undefined}
+              className={i === 0 || sum !== undefined ? 'dzy-fee-sum' : 'dzy-fee-dash'}
+            >
+              {i === 0 ? '合计' : sum !== undefined ? showYuan(sum) : i >= 4 ? '-' : ''}
+            </Table.Summary.Cell>
+          );
+        })}
+      </Table.Summary.Row>
     </Table.Summary>
   );
 }
@@ -227,10 +228,9 @@ export function FeePage() {
   );
   const money = { width: 100, align: 'right' as const, sorter: true };
 
-  // Columns are counted for the 合计 row: money at 3-5 here, at 4 for charges; dashes elsewhere from 4.
-  const receivableColumns: TableProps<ReceivableItem>['columns'] = [
-    { title: '序号', key: 'no', width: 52, align: 'center', render: (_, _r, i) => index(i) },
-    { title: '企业名称 / 合同 / 负责人', key: 'qymc', width: 214, render: (_, r) => enterpriseCell(r) },
+  const receivableColumns: ListColumn<ReceivableItem>[] = [
+    { title: '序号', key: 'no', width: 56, align: 'center', render: (_, _r, i) => index(i) },
+    { title: '企业名称 / 合同 / 负责人', key: 'qymc', width: 230, render: (_, r) => enterpriseCell(r) },
     {
       title: '应收日期 / 账期',
       dataIndex: 'dueDate',
@@ -264,11 +264,18 @@ export function FeePage() {
       sortOrder: sortOrderOf('unpaid'),
       render: (v: string) => (v === '0.00' ? showYuan(v) : <span className="dzy-fee-unpaid">{showYuan(v)}</span>),
     },
-    { title: '收款状态', dataIndex: 'feeStatus', width: 88, render: (v: string) => <FeeStatusTag status={v} /> },
+    {
+      title: '收款状态',
+      key: 'feeStatus',
+      dataIndex: 'feeStatus',
+      width: 88,
+      render: (v: string) => <FeeStatusTag status={v} />,
+    },
     {
       title: '欠费月数',
+      key: 'qfys',
       dataIndex: 'qfys',
-      width: 80,
+      width: 84,
       align: 'center',
       // The enterprise's months in arrears, shown on the periods still owing.
       render: (v: number, r) =>
@@ -278,7 +285,6 @@ export function FeePage() {
       title: '操作',
       key: 'op',
       width: 124,
-      fixed: 'right',
       render: (_, r) => (
         <Space size={0}>
           {can(['fee:charge:add']) && r.editable && r.feeStatus !== 'paid' && (
@@ -294,18 +300,24 @@ export function FeePage() {
     },
   ];
 
-  const chargeColumns: TableProps<ChargeItem>['columns'] = [
-    { title: '序号', key: 'no', width: 52, align: 'center', render: (_, _r, i) => index(i) },
+  const chargeColumns: ListColumn<ChargeItem>[] = [
+    { title: '序号', key: 'no', width: 56, align: 'center', render: (_, _r, i) => index(i) },
     {
       title: '收款日期',
       dataIndex: 'payDate',
       key: 'payDate',
-      width: 104,
+      width: 108,
       sorter: true,
       sortOrder: sortOrderOf('payDate') ?? (sorts.charge.sortField ? null : 'descend'),
     },
-    { title: '企业名称 / 合同', key: 'qymc', width: 220, render: (_, r) => enterpriseCell(r, `第${r.periodNo}期`) },
-    { title: '收款方式', dataIndex: 'payMethod', width: 80, render: (v: string) => PAY_METHOD_NAMES[v] ?? v },
+    { title: '企业名称 / 合同', key: 'qymc', width: 230, render: (_, r) => enterpriseCell(r, `第${r.periodNo}期`) },
+    {
+      title: '收款方式',
+      key: 'payMethod',
+      dataIndex: 'payMethod',
+      width: 84,
+      render: (v: string) => PAY_METHOD_NAMES[v] ?? v,
+    },
     {
       title: '收款金额',
       dataIndex: 'amount',
@@ -315,8 +327,8 @@ export function FeePage() {
       sortOrder: sortOrderOf('amount'),
       render: (v: string, r) => (r.revoked ? <span className="dzy-fee-struck">{showYuan(v)}</span> : showYuan(v)),
     },
-    { title: '付款人', dataIndex: 'payer', width: 112, ellipsis: true, render: (v: string) => v || '—' },
-    { title: '收据编号', dataIndex: 'receiptNo', width: 108, ellipsis: true, render: (v: string) => v || '—' },
+    { title: '付款人', key: 'payer', dataIndex: 'payer', width: 112, ellipsis: true },
+    { title: '收据编号', key: 'receiptNo', dataIndex: 'receiptNo', width: 108, ellipsis: true },
     {
       title: '登记人',
       key: 'operator',
@@ -346,7 +358,6 @@ export function FeePage() {
       title: '操作',
       key: 'op',
       width: 64,
-      fixed: 'right',
       render: (_, r) =>
         can(['fee:charge:delete']) && r.editable ? (
           <Button type="link" size="small" danger onClick={() => revoke(r)}>
@@ -361,9 +372,8 @@ export function FeePage() {
     (which: Tab): TableProps<never>['onChange'] =>
     (_pg, _filters, sorter, extra) => {
       if (extra.action !== 'sort') return;
-      const s = Array.isArray(sorter) ? sorter[0] : sorter;
-      const next: Sort = s?.order ? { sortField: String(s.columnKey), sortOrder: s.order } : {};
-      setSorts((all) => ({ ...all, [which]: next }));
+      const s = sortOf(sorter);
+      setSorts((all) => ({ ...all, [which]: s.field ? { sortField: s.field, sortOrder: s.order } : {} }));
     };
 
   const pagination = { ...list.pagination, showQuickJumper: true, pageSizeOptions: FEE_PAGE_SIZES.map(String) };
@@ -406,43 +416,43 @@ export function FeePage() {
       )}
       <div className="dzy-card dzy-fee-card">
         {tab === 'receivable' ? (
-          <Table<ReceivableItem>
+          <ListTable<ReceivableItem>
+            pageKey="fee-receivable"
+            nameKey="qymc"
+            actionKey="op"
             className="dzy-fee-table"
             rowKey="id"
-            size="middle"
             loading={loading(receivables)}
             columns={receivableColumns}
             dataSource={rData?.list ?? []}
-            scroll={{ x: 980 }}
-            locale={{ emptyText: '暂无应收记录' }}
+            empty="暂无应收记录"
             onChange={onTableChange('receivable') as TableProps<ReceivableItem>['onChange']}
             pagination={pagination}
-            summary={() =>
+            summary={(keys) =>
               rData && rData.total > 0 ? (
                 <SummaryRow
-                  columns={receivableColumns.length}
-                  money={{ 3: rData.totals.amount, 4: rData.totals.paid, 5: rData.totals.unpaid }}
+                  keys={keys}
+                  money={{ amount: rData.totals.amount, paid: rData.totals.paid, unpaid: rData.totals.unpaid }}
                 />
               ) : null
             }
           />
         ) : (
-          <Table<ChargeItem>
+          <ListTable<ChargeItem>
+            pageKey="fee-charge"
+            nameKey="qymc"
+            actionKey="op"
             className="dzy-fee-table"
             rowKey="id"
-            size="middle"
             loading={loading(charges)}
             columns={chargeColumns}
             dataSource={cData?.list ?? []}
-            scroll={{ x: 980 }}
             rowClassName={(r) => (r.revoked ? 'dzy-fee-revoked' : '')}
-            locale={{ emptyText: '暂无收款记录' }}
+            empty="暂无收款记录"
             onChange={onTableChange('charge') as TableProps<ChargeItem>['onChange']}
             pagination={pagination}
-            summary={() =>
-              cData && cData.total > 0 ? (
-                <SummaryRow columns={chargeColumns.length} money={{ 4: cData.totals.amount }} />
-              ) : null
+            summary={(keys) =>
+              cData && cData.total > 0 ? <SummaryRow keys={keys} money={{ amount: cData.totals.amount }} /> : null
             }
           />
         )}

@@ -5,8 +5,9 @@ import {
   TEMPLATE_IMPORT_MSG,
   type TemplateImportResult,
 } from '@dzy/shared';
-import { Alert, Button, Modal, Result, Space, Typography, Upload } from 'antd';
+import { Alert, Button, Modal, Space, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
+import { ImportResultView } from '../../../components/import-result/import-result';
 import { toast } from '../../../lib/feedback';
 import { downloadFile, uploadFile } from '../../customer/api';
 
@@ -89,33 +90,13 @@ export function ImportDialog({
   };
 
   const body = outcome ? (
-    <Result
-      status={outcome.failNum + outcome.unExport === 0 ? 'success' : 'warning'}
-      title="导入完成"
-      subTitle={
-        <Space size={24} className="dzy-tpl-result" data-testid="import-result">
-          <span>
-            导入成功 <strong className="ok">{outcome.successNum}</strong> 条
-          </span>
-          <span>
-            失败 <strong className="fail">{outcome.failNum}</strong> 条
-          </span>
-          <span>
-            未导入 <strong>{outcome.unExport}</strong> 条
-          </span>
-        </Space>
-      }
-      extra={
-        outcome.redisKey ? (
-          <Button
-            icon={<DownloadOutlined />}
-            onClick={() =>
+    <ImportResultView
+      result={outcome}
+      onDownloadFailures={
+        outcome.redisKey
+          ? () =>
               downloadFile(`${text.failPath}?redisKey=${outcome.redisKey}&failNum=${outcome.failNum}`, text.failName)
-            }
-          >
-            下载失败记录
-          </Button>
-        ) : null
+          : undefined
       }
     />
   ) : (

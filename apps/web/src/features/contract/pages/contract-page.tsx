@@ -14,15 +14,16 @@ import {
   recoverContractCall,
   updateContractStatusCall,
 } from '@dzy/shared';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, InputNumber, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, DatePicker, Form, Input, InputNumber, Select, Space, Tooltip, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useHasPerm } from '../../../components/auth';
+import { type ListColumn, ListTable } from '../../../components/list-page/list-table';
 import { SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
-import { movePage, type Paged } from '../../../lib/paging';
+import { usePagedList } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { ContractDrawer } from '../components/contract-drawer';
 import { ContractFormDialog, type FormMode } from '../components/contract-form-dialog';
@@ -68,19 +69,13 @@ export function ContractPage() {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<SearchValues>();
   const [values, setValues] = useState<SearchValues>({});
-  const [page, setPage] = useState<Paged>({ pageNo: 1, pageSize: 20 });
   const [selected, setSelected] = useState<ContractItem[]>([]);
   const [formMode, setFormMode] = useState<FormMode | null>(null);
   const [viewing, setViewing] = useState<number | null>(null);
   const [ending, setEnding] = useState<EndTarget | null>(null);
 
   const owners = useQuery({ queryKey: ['contract', 'owners'], queryFn: () => call(contractOwnersCall, {}) });
-  const body = useMemo(() => ({ ...toFilter(values), ...page }), [values, page]);
-  const list = useQuery({
-    queryKey: ['contract', 'list', body],
-    queryFn: () => call(contractListCall, body as Parameters<typeof call<typeof contractListCall>>[1]),
-    placeholderData: keepPreviousData,
-  });
+  const list = usePagedList(contractListCall, toFilter(values), { queryKey: ['contract', 'list'] });
   const refresh = () => {
     setSelected([]);
     return queryClient.invalidateQueries({ queryKey: ['contract'] });
@@ -194,16 +189,14 @@ export function ContractPage() {
       : []),
   ];
 
-  // Sized to fit without scrolling at 1440 px (the table gets about 1020 px); narrower windows scroll
-  // between the fixed number and operation columns.
-  const columns = [
+  // The number and operations stay put; a window too narrow for the rest scrolls between them.
+  const columns: ListColumn<ContractItem>[] = [
     {
       title: '合同编号',
       key: 'contractNo',
-      width: 124,
-      fixed: 'left' as const,
+      width: 132,
       render: (_v: unknown, r: ContractItem) => (
-        <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setViewing(r.id)}>
+        <Button type="link" size="small" className="dzy-list-name-link" onClick={() => setViewing(r.id)}>
           {r.contractNo}
         </Button>
       ),
@@ -211,7 +204,7 @@ export function ContractPage() {
     {
       title: '签约企业',
       key: 'qymc',
-      width: 184,
+      width: 200,
       render: (_v: unknown, r: ContractItem) => (
         <div style={{ minWidth: 0 }}>
           <Typography.Text className="dzy-contract-ent" ellipsis={{ tooltip: r.qymc }}>
@@ -226,7 +219,7 @@ export function ContractPage() {
     {
       title: '服务项目',
       key: 'serviceNames',
-      width: 100,
+      width: 110,
       render: (_v: unknown, r: ContractItem) => (
         <Typography.Text className="dzy-contract-block" ellipsis={{ tooltip: r.serviceNames }}>
           {r.serviceNames || '—'}
@@ -283,7 +276,7 @@ export function ContractPage() {
     {
       title: '负责人',
       key: 'contractUserName',
-      width: 72,
+      width: 80,
       render: (_v: unknown, r: ContractItem) => (
         <Typography.Text className="dzy-contract-block" ellipsis={{ tooltip: r.contractUserName }}>
           {r.contractUserName || '—'}
@@ -294,7 +287,6 @@ export function ContractPage() {
       title: '操作',
       key: 'ops',
       width: 136,
-      fixed: 'right' as const,
       render: (_v: unknown, r: ContractItem) => {
         const ops: { key: string; label: string; danger?: boolean; on: () => void }[] = [
           { key: 'view', label: '查看', on: () => setViewing(r.id) },
@@ -343,51 +335,33 @@ export function ContractPage() {
         buttons={buttons}
         onSearch={(v) => {
           setValues(v);
-          setPage((p) => ({ pageNo: 1, pageSize: p.pageSize }));
           setSelected([]);
+          if (JSON.stringify(toFilter(v)) === JSON.stringify(toFilter(values))) void list.refetch();
         }}
       />
-      <div className="dzy-card" style={{ background: '#fff', borderRadius: 8, padding: 16 }}>
-        {selected.length > 0 && (
-          <div className="dzy-contract-selection">
-            <span>
-              已选择 <b>{selected.length}</b> 份合同
-            </span>
-            <Button type="link" size="small" onClick={() => setSelected([])}>
-              清空
-            </Button>
-          </div>
-        )}
-        <Table<ContractItem>
-          rowKey="id"
-          size="middle"
-          loading={list.isFetching && !list.isPending ? { delay: 300 } : list.isPending}
-          columns={columns}
-          dataSource={list.data?.list ?? []}
-          scroll={{ x: 1020 }}
-          rowSelection={{
-            columnWidth: 40,
-            selectedRowKeys: selected.map((r) => r.id),
-            preserveSelectedRowKeys: true,
-            onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
-            getCheckboxProps: (r) => ({ disabled: !r.canEdit }),
-          }}
-          locale={{ emptyText: '暂无合同' }}
-          onChange={(pg) => {
-            const pageSize = pg.pageSize ?? page.pageSize;
-            setPage(movePage(page, pg.current ?? 1, pageSize, list.data));
-          }}
-          pagination={{
-            current: page.pageNo,
-            pageSize: page.pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            showQuickJumper: true,
-            pageSizeOptions: CONTRACT_PAGE_SIZES.map(String),
-            showTotal: (t) => `共 ${t} 条`,
-          }}
-        />
-      </div>
+      <ListTable<ContractItem>
+        card
+        pageKey="contract"
+        nameKey="contractNo"
+        actionKey="ops"
+        rowKey="id"
+        loading={list.isFetching && !list.isLoading ? { delay: 300 } : list.isLoading}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        selection={{ count: selected.length, unit: '份合同', onClear: () => setSelected([]) }}
+        rowSelection={{
+          selectedRowKeys: selected.map((r) => r.id),
+          preserveSelectedRowKeys: true,
+          onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
+          getCheckboxProps: (r) => ({ disabled: !r.canEdit }),
+        }}
+        empty="暂无合同"
+        pagination={{
+          ...list.pagination,
+          showQuickJumper: true,
+          pageSizeOptions: CONTRACT_PAGE_SIZES.map(String),
+        }}
+      />
 
       <ContractFormDialog mode={formMode} onClose={() => setFormMode(null)} onDone={() => void refresh()} />
       <ContractDrawer id={viewing} onClose={() => setViewing(null)} />

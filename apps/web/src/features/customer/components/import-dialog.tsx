@@ -9,8 +9,9 @@ import {
   importProgressCall,
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Modal, Progress, Result, Space, Typography, Upload } from 'antd';
+import { Alert, Button, Modal, Progress, Space, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
+import { ImportResultView } from '../../../components/import-result/import-result';
 import { toast } from '../../../lib/feedback';
 import { onPush } from '../../../lib/push';
 import { call } from '../../../lib/request';
@@ -137,21 +138,13 @@ export function ImportDialog({
 
   let body: React.ReactNode;
   if (outcome) {
-    const skip = outcome.unExport ?? 0;
     body = (
-      <Result
-        status={outcome.failNum + skip === 0 ? 'success' : 'warning'}
-        title="导入完成"
-        subTitle={IMPORT_MSG.result(outcome.successNum, outcome.failNum, skip)}
-        extra={
-          outcome.redisKey ? (
-            <Button
-              icon={<DownloadOutlined />}
-              onClick={() => downloadFile(`${text.failPath}?redisKey=${outcome.redisKey}`, text.failName)}
-            >
-              下载失败记录
-            </Button>
-          ) : null
+      <ImportResultView
+        result={{ ...outcome, unExport: outcome.unExport ?? 0 }}
+        onDownloadFailures={
+          outcome.redisKey
+            ? () => downloadFile(`${text.failPath}?redisKey=${outcome.redisKey}`, text.failName)
+            : undefined
         }
       />
     );

@@ -31,26 +31,13 @@ import {
   updateMemoryCall,
 } from '@dzy/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Badge,
-  Button,
-  Dropdown,
-  Form,
-  Input,
-  type MenuProps,
-  Select,
-  Space,
-  Table,
-  type TableProps,
-  Tag,
-  Typography,
-} from 'antd';
+import { App, Badge, Button, Dropdown, Form, Input, type MenuProps, Select, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useHasPerm } from '../../../components/auth';
 import { type EtaxEnterprise, EtaxLoginDialog } from '../../../components/etax-login/etax-login-dialog';
+import { type ListColumn, ListTable, sortOf } from '../../../components/list-page/list-table';
 import { SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
@@ -422,7 +409,7 @@ export function CustomerPage() {
   const sortOrderOf = (field: 'qymc' | 'createdAt') =>
     sort.sortField === field ? sort.sortOrder : field === 'createdAt' && !sort.sortField ? 'descend' : null;
 
-  const columns: TableProps<CustomerItem>['columns'] = [
+  const columns: ListColumn<CustomerItem>[] = [
     {
       title: '序号',
       key: 'no',
@@ -440,7 +427,7 @@ export function CustomerPage() {
       render: (_, r) => (
         <div>
           <div className="dzy-customer-name">
-            <Button type="link" className="dzy-customer-name-link" onClick={() => setDrawer(r.id)}>
+            <Button type="link" className="dzy-list-name-link" onClick={() => setDrawer(r.id)}>
               {r.qymc}
             </Button>
             <BenefitTag agencyQyzt={agencyQyzt} kjgc={kjgc} qyzt={r.qyzt} />
@@ -459,6 +446,7 @@ export function CustomerPage() {
     },
     {
       title: '企业税号 / 性质',
+      key: 'qysh',
       dataIndex: 'qysh',
       width: 200,
       render: (v: string, r) => (
@@ -472,12 +460,14 @@ export function CustomerPage() {
         </div>
       ),
     },
-    { title: '所属地区', dataIndex: 'regionName', width: 160, ellipsis: true, render: (v: string) => v || '—' },
-    { title: '客户等级', dataIndex: 'gradeName', width: 100, render: (v: string) => v || '—' },
+    { title: '所属地区', key: 'regionName', dataIndex: 'regionName', width: 160, ellipsis: true },
+    { title: '客户等级', key: 'gradeName', dataIndex: 'gradeName', width: 100, ellipsis: true },
     {
       title: '负责人',
+      key: 'allocateUserName',
       dataIndex: 'allocateUserName',
       width: 90,
+      ellipsis: true,
       render: (v: string) => v || <Typography.Text type="secondary">未分配</Typography.Text>,
     },
     {
@@ -496,6 +486,7 @@ export function CustomerPage() {
     },
     {
       title: '服务状态',
+      key: 'serviceStatus',
       dataIndex: 'serviceStatus',
       width: 110,
       render: (v: string) => (
@@ -528,10 +519,9 @@ export function CustomerPage() {
     {
       title: '操作',
       key: 'op',
-      width: 250,
-      fixed: 'right',
+      width: 204,
       render: (_, r) => (
-        <Space size={0}>
+        <Space size={0} wrap>
           <Button type="link" size="small" onClick={() => setDrawer(r.id)}>
             详情
           </Button>
@@ -562,56 +552,48 @@ export function CustomerPage() {
   return (
     <div>
       <SearchBar<SearchValues> theme="shrink" form={form} fields={fields} buttons={buttons} onSearch={search} />
-      <div className="dzy-card" style={{ background: '#fff', borderRadius: 8, padding: 16 }}>
-        {selected.length > 0 && (
-          <div className="dzy-customer-selection">
-            <span>
-              已选择 <b>{selected.length}</b> 家企业
-            </span>
-            <Button type="link" size="small" onClick={() => setSelected([])}>
-              清空
-            </Button>
-          </div>
-        )}
-        <Table<CustomerItem>
-          className="dzy-customer-table"
-          rowKey="id"
-          size="middle"
-          loading={list.isFetching && !list.isPending ? { delay: 300 } : list.isPending}
-          columns={columns}
-          dataSource={list.data?.list ?? []}
-          scroll={{ x: 1520 }}
-          rowSelection={{
-            selectedRowKeys: selected.map((r) => r.id),
-            preserveSelectedRowKeys: true,
-            onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
-          }}
-          locale={{ emptyText: '暂无客户' }}
-          onChange={(pg, _filters, sorter, extra) => {
-            if (extra.action === 'sort') {
-              const s = Array.isArray(sorter) ? sorter[0] : sorter;
-              const field = s?.order ? (s.columnKey as 'qymc' | 'createdAt') : undefined;
-              const next: Sort = field ? { sortField: field, sortOrder: s?.order ?? undefined } : {};
-              setSort(next);
-              setPage((p) => ({ pageNo: 1, pageSize: p.pageSize }));
-              remember({ values, sort: next, pageSize: page.pageSize });
-              return;
-            }
-            const pageSize = pg.pageSize ?? page.pageSize;
-            setPage(movePage(page, pg.current ?? 1, pageSize, list.data));
-            if (pageSize !== page.pageSize) remember({ values, sort, pageSize });
-          }}
-          pagination={{
-            current: page.pageNo,
-            pageSize: page.pageSize,
-            total,
-            showSizeChanger: true,
-            showQuickJumper: true,
-            pageSizeOptions: CUSTOMER_PAGE_SIZES.map(String),
-            showTotal: (t) => `共 ${formatCount(t)} 条`,
-          }}
-        />
-      </div>
+      <ListTable<CustomerItem>
+        card
+        pageKey="customer"
+        nameKey="qymc"
+        actionKey="op"
+        className="dzy-customer-table"
+        rowKey="id"
+        loading={list.isFetching && !list.isPending ? { delay: 300 } : list.isPending}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        selection={{ count: selected.length, unit: '家企业', onClear: () => setSelected([]) }}
+        rowSelection={{
+          selectedRowKeys: selected.map((r) => r.id),
+          preserveSelectedRowKeys: true,
+          onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
+        }}
+        empty="暂无客户"
+        onChange={(pg, _filters, sorter, extra) => {
+          if (extra.action === 'sort') {
+            const s = sortOf(sorter);
+            const next: Sort = s.field
+              ? { sortField: s.field as NonNullable<Sort['sortField']>, sortOrder: s.order }
+              : {};
+            setSort(next);
+            setPage((p) => ({ pageNo: 1, pageSize: p.pageSize }));
+            remember({ values, sort: next, pageSize: page.pageSize });
+            return;
+          }
+          const pageSize = pg.pageSize ?? page.pageSize;
+          setPage(movePage(page, pg.current ?? 1, pageSize, list.data));
+          if (pageSize !== page.pageSize) remember({ values, sort, pageSize });
+        }}
+        pagination={{
+          current: page.pageNo,
+          pageSize: page.pageSize,
+          total,
+          showSizeChanger: true,
+          showQuickJumper: true,
+          pageSizeOptions: CUSTOMER_PAGE_SIZES.map(String),
+          showTotal: (t) => `共 ${formatCount(t)} 条`,
+        }}
+      />
 
       <EtaxLoginDialog enterprise={etaxFor} onClose={() => setEtaxFor(null)} />
       <EnterpriseFormDialog open={formFor !== null} id={formFor?.id} onClose={() => setFormFor(null)} />

@@ -62,15 +62,23 @@ export function ResultTable({
     return <Empty description="暂无检查记录，选择所属期和企业后点击“开始检查”" />;
   }
 
+  // The enterprise's name is what the accountant reads: shown whole (wrapping), fixed on the left; a narrow
+  // window scrolls the other columns.
   const columns: TableProps<CheckLog>['columns'] = [
     {
       title: '序号',
       key: 'no',
       width: 64,
       align: 'center',
+      fixed: 'left',
       render: (_, _r, i) => (page.pageNum - 1) * page.pageSize + i + 1,
     },
-    { title: '企业名称', dataIndex: 'qymc', ellipsis: { showTitle: true } },
+    {
+      title: '企业名称',
+      dataIndex: 'qymc',
+      width: 260,
+      fixed: 'left',
+    },
     { title: '企业税号', dataIndex: 'qysh', width: 190, render: (v: string) => v || '—' },
     {
       title: '检查结果',
@@ -162,6 +170,7 @@ export function ResultTable({
         rowKey="aeiId"
         size="middle"
         columns={columns}
+        scroll={{ x: 1114 + (failed ? 32 : 0) }}
         dataSource={list.data?.list ?? []}
         loading={list.isFetching && !list.data}
         rowSelection={

@@ -1,25 +1,15 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { deleteRoleCall, type RoleItem, roleListCall } from '@dzy/shared';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Button,
-  Card,
-  Form,
-  Input,
-  Popconfirm,
-  Space,
-  Table,
-  type TableProps,
-  Tabs,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Form, Input, Popconfirm, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Auth, useHasPerm } from '../../../components/auth';
+import { type ListColumn, ListTable, sortOf } from '../../../components/list-page/list-table';
+import { SearchBar, type SearchButton } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
+import { usePagedList } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { PAGE_SIZES, ROLE_KEYS } from '../api';
 import { MemberRolesTab } from '../components/member-roles-tab';
@@ -39,22 +29,19 @@ export function RolePage() {
   const [tab, setTab] = useState('roles');
   const [form] = Form.useForm<{ name?: string }>();
   const [name, setName] = useState('');
-  const [page, setPage] = useState({ pageNo: 1, pageSize: 20 });
   const [sort, setSort] = useState<{ field?: SortField; order?: SortOrder }>({});
   const [editing, setEditing] = useState<RoleItem | null | undefined>(undefined);
   const [permsOf, setPermsOf] = useState<RoleItem | null>(null);
   const [memberRole, setMemberRole] = useState<number | undefined>(undefined);
 
-  const params = {
-    ...(name ? { name } : {}),
-    ...(sort.field && sort.order ? { sortField: sort.field, sortOrder: sort.order } : {}),
-    ...page,
-  };
-  const list = useQuery({
-    queryKey: ROLE_KEYS.list(params),
-    queryFn: () => call(roleListCall, params),
-    placeholderData: keepPreviousData,
-  });
+  const list = usePagedList(
+    roleListCall,
+    {
+      ...(name ? { name } : {}),
+      ...(sort.field && sort.order ? { sortField: sort.field, sortOrder: sort.order } : {}),
+    },
+    { queryKey: [...ROLE_KEYS.all, 'page'] },
+  );
   // Every role, for the member filter and the assign dialog.
   const allRoles = useQuery({
     queryKey: ROLE_KEYS.allRoles,
@@ -66,7 +53,6 @@ export function RolePage() {
     try {
       await call(deleteRoleCall, { id: role.id });
       toast('success', '删除成功');
-      if ((list.data?.list.length ?? 0) === 1 && page.pageNo > 1) setPage((p) => ({ ...p, pageNo: p.pageNo - 1 }));
     } catch {
       // Told by the request client.
     }
@@ -78,13 +64,13 @@ export function RolePage() {
     setTab('members');
   };
 
-  const columns: TableProps<RoleItem>['columns'] = [
-    { title: '序号', key: 'index', width: 70, render: (_, __, i) => (page.pageNo - 1) * page.pageSize + i + 1 },
+  const columns: ListColumn<RoleItem>[] = [
+    { title: '序号', key: 'index', width: 64, render: (_, __, i) => (list.pageNo - 1) * list.pageSize + i + 1 },
     {
       title: '角色名称',
       dataIndex: 'name',
       key: 'name',
-      width: 220,
+      width: 200,
       sorter: true,
       sortOrder: sort.field === 'name' ? sort.order : null,
       render: (_, r) => (
@@ -104,6 +90,7 @@ export function RolePage() {
       title: '备注',
       dataIndex: 'remark',
       key: 'remark',
+      width: 240,
       ellipsis: true,
       render: (v: string) => v || <Typography.Text type="secondary">—</Typography.Text>,
     },
@@ -123,7 +110,7 @@ export function RolePage() {
     {
       title: '功能权限',
       key: 'perms',
-      width: 110,
+      width: 100,
       render: (_, r) =>
         r.perms.length === 0 ? <Typography.Text type="warning">未设置</Typography.Text> : `${r.perms.length} 项`,
     },
@@ -139,7 +126,7 @@ export function RolePage() {
     {
       title: '操作',
       key: 'actions',
-      width: 200,
+      width: 180,
       render: (_, r) => (
         <Space size={12}>
           <Button type="link" size="small" style={{ paddingInline: 0 }} onClick={() => setPermsOf(r)}>
@@ -182,10 +169,9 @@ export function RolePage() {
     },
   ];
 
-  const search = (v: { name?: string }) => {
-    setName(v.name?.trim() ?? '');
-    setPage((p) => ({ ...p, pageNo: 1 }));
-  };
+  const buttons: SearchButton[] = canEdit
+    ? [{ key: 'add', label: '新增角色', type: 'primary', icon: <PlusOutlined />, onClick: () => setEditing(null) }]
+    : [];
 
   return (
     <Card variant="borderless" title="角色权限" className="dzy-role-card">
@@ -195,56 +181,41 @@ export function RolePage() {
         items={[
           {
             key: 'roles',
-            label: `角色列表${list.data ? `（${allRoles.data?.total ?? list.data.total}）` : ''}`,
+            label: `角色列表${list.data ? `（${allRoles.data?.total ?? list.total}）` : ''}`,
             children: (
               <>
-                <div className="dzy-role-toolbar">
-                  <Form form={form} name="role-search" layout="inline" onFinish={search} className="dzy-role-filters">
-                    <Form.Item name="name">
-                      <Input placeholder="角色名称" allowClear style={{ width: 220 }} maxLength={20} />
-                    </Form.Item>
-                    <Form.Item>
-                      <Space>
-                        <Button type="primary" htmlType="submit">
-                          查询
-                        </Button>
-                        <Button
-                          onClick={() => {
-                            form.resetFields();
-                            search({});
-                          }}
-                        >
-                          重置
-                        </Button>
-                      </Space>
-                    </Form.Item>
-                  </Form>
-                  <Auth perms={['role:edit']}>
-                    <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
-                      新增角色
-                    </Button>
-                  </Auth>
-                </div>
-                <Table<RoleItem>
+                <SearchBar<{ name?: string }>
+                  theme="popup"
+                  embedded
+                  form={form}
+                  fields={[
+                    {
+                      name: 'name',
+                      label: '角色名称',
+                      node: <Input placeholder="角色名称" allowClear style={{ width: 200 }} maxLength={20} />,
+                    },
+                  ]}
+                  buttons={buttons}
+                  onSearch={(v) => setName(v.name?.trim() ?? '')}
+                />
+                <ListTable<RoleItem>
+                  pageKey="role"
+                  nameKey="name"
+                  actionKey="actions"
                   rowKey="id"
                   columns={columns}
                   dataSource={list.data?.list ?? []}
                   loading={list.isFetching}
-                  locale={{ emptyText: name ? '没有符合条件的角色' : '暂无角色' }}
+                  empty={name ? '没有符合条件的角色' : '暂无角色'}
                   onChange={(_, __, sorter) => {
-                    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-                    setSort({ field: s?.order ? (s.columnKey as SortField) : undefined, order: s?.order ?? undefined });
+                    const s = sortOf(sorter);
+                    setSort({ field: s.field as SortField | undefined, order: s.order });
                   }}
                   pagination={{
-                    current: page.pageNo,
-                    pageSize: page.pageSize,
-                    total: list.data?.total ?? 0,
-                    showSizeChanger: true,
+                    ...list.pagination,
                     showQuickJumper: true,
                     pageSizeOptions: PAGE_SIZES,
                     showTotal: (total) => `共 ${total} 个角色`,
-                    onChange: (pageNo, pageSize) =>
-                      setPage({ pageNo: pageSize === page.pageSize ? pageNo : 1, pageSize }),
                   }}
                 />
               </>
@@ -266,7 +237,7 @@ export function RolePage() {
           if (saved) void refresh();
         }}
       />
-      <PermDrawer role={permsOf} canEdit={canEdit} onClose={() => setPermsOf(null)} />
+      {permsOf && <PermDrawer role={permsOf} canEdit={canEdit} onClose={() => setPermsOf(null)} />}
     </Card>
   );
 }

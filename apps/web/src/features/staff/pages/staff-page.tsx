@@ -11,30 +11,18 @@ import {
   saveUserQuitSettingCall,
   updateAgUserConnectionIsAdminV3Call,
 } from '@dzy/shared';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Card,
-  Form,
-  Input,
-  Select,
-  Space,
-  Switch,
-  Table,
-  type TableProps,
-  Tabs,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Select, Space, Switch, Tabs, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Auth, useHasPerm } from '../../../components/auth';
+import { type ListColumn, ListTable, sortOf } from '../../../components/list-page/list-table';
+import { SearchBar, type SearchField } from '../../../components/search-bar';
 import { UserAvatar } from '../../../components/user-avatar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
+import { usePagedList } from '../../../lib/paging';
 import { HOME_PATH } from '../../../lib/paths';
 import { call } from '../../../lib/request';
 import { SESSION_KEY, useSessionInfo } from '../../../lib/session';
@@ -68,22 +56,16 @@ export function StaffPage() {
   const [form] = Form.useForm<Filters>();
   const [tab, setTab] = useState('staff');
   const [filters, setFilters] = useState<Filters>({});
-  const [page, setPage] = useState({ pageNo: 1, pageSize: 20 });
   const [sort, setSort] = useState<{ field?: SortField; order?: SortOrder }>({});
   const [inviting, setInviting] = useState(false);
   const [handingOver, setHandingOver] = useState<StaffItem | null>(null);
   const isAdmin = session.isAdmin === '1';
 
-  const params = {
-    ...filters,
-    ...(sort.field && sort.order ? { sortField: sort.field, sortOrder: sort.order } : {}),
-    ...page,
-  };
-  const list = useQuery({
-    queryKey: STAFF_KEYS.list(params),
-    queryFn: () => call(getAgencyInviteUserListV3Call, params),
-    placeholderData: keepPreviousData,
-  });
+  const list = usePagedList(
+    getAgencyInviteUserListV3Call,
+    { ...filters, ...(sort.field && sort.order ? { sortField: sort.field, sortOrder: sort.order } : {}) },
+    { queryKey: [...STAFF_KEYS.all, 'page'] },
+  );
   const refresh = () => queryClient.invalidateQueries({ queryKey: STAFF_KEYS.all });
 
   const search = (values: Filters) => {
@@ -93,7 +75,6 @@ export function StaffPage() {
     if (values.departmentId) next.departmentId = values.departmentId;
     if (values.role !== undefined) next.role = values.role;
     setFilters(next);
-    setPage((p) => ({ ...p, pageNo: 1 }));
   };
 
   const remove = (r: StaffItem) => {
@@ -185,12 +166,11 @@ export function StaffPage() {
     });
   };
 
-  const columns: TableProps<StaffItem>['columns'] = [
+  const columns: ListColumn<StaffItem>[] = [
     {
       title: '员工',
       key: 'hymc',
-      width: 190,
-      fixed: 'left',
+      width: 200,
       render: (_, r) => (
         <div className="dzy-staff-person">
           <UserAvatar name={r.hymc} src={r.headimg} size={32} />
@@ -209,7 +189,7 @@ export function StaffPage() {
         </div>
       ),
     },
-    { title: '手机号', dataIndex: 'phone', width: 120 },
+    { title: '手机号', key: 'phone', dataIndex: 'phone', width: 120 },
     {
       title: '部门 / 角色标签',
       key: 'dept',
@@ -225,12 +205,15 @@ export function StaffPage() {
     },
     {
       title: '角色',
+      key: 'roles',
       dataIndex: 'roles',
-      width: 110,
+      width: 120,
+      ellipsis: (r) => r.roles.join('、'),
       render: (v: string[]) => (v.length ? v.join('、') : <Typography.Text type="secondary">无</Typography.Text>),
     },
     {
       title: '岗位',
+      key: 'stations',
       dataIndex: 'stations',
       width: 150,
       render: (v: string[]) =>
@@ -270,7 +253,6 @@ export function StaffPage() {
       title: '操作',
       key: 'actions',
       width: 214,
-      fixed: 'right',
       render: (_, r) => {
         const self = r.userId === session.token.id;
         const admin = r.isAdmin === '1';
@@ -305,15 +287,53 @@ export function StaffPage() {
   const canAct = can(['staff:handover', 'staff:remove']) || (isAdmin && can(['staff:admin:transfer']));
   const shownColumns = canAct ? columns : columns.filter((c) => c.key !== 'actions');
 
-  const onChange: TableProps<StaffItem>['onChange'] = (pagination, _filters, sorter) => {
-    const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const field = (s?.columnKey as SortField | undefined) ?? undefined;
-    setSort(s?.order ? { field, order: s.order } : {});
-    setPage({
-      pageNo: pagination.pageSize !== page.pageSize ? 1 : (pagination.current ?? 1),
-      pageSize: pagination.pageSize ?? 20,
-    });
-  };
+  const fields: SearchField[] = [
+    {
+      name: 'hymc',
+      label: '姓名',
+      node: <Input placeholder="姓名" allowClear maxLength={20} style={{ width: 130 }} />,
+    },
+    {
+      name: 'sjh',
+      label: '手机号',
+      rules: [{ pattern: /^\d{0,11}$/, message: '手机号只能包含数字' }],
+      tooltip: isAdmin ? undefined : '请输入完整手机号',
+      node: (
+        <Input
+          placeholder={isAdmin ? '手机号' : '完整手机号'}
+          allowClear
+          maxLength={11}
+          inputMode="numeric"
+          style={{ width: 140 }}
+        />
+      ),
+    },
+    {
+      name: 'departmentId',
+      label: '部门',
+      node: (
+        <Select
+          allowClear
+          placeholder="全部部门"
+          style={{ width: 150 }}
+          showSearch={{ optionFilterProp: 'label' }}
+          options={(options.data?.departments ?? []).map((d) => ({ value: d.id, label: d.label }))}
+        />
+      ),
+    },
+    {
+      name: 'role',
+      label: '角色标签',
+      node: (
+        <Select
+          allowClear
+          placeholder="全部"
+          style={{ width: 130 }}
+          options={[1, 2, 0].map((v) => ({ value: v, label: ROLE_LABELS[v as 0 | 1 | 2] }))}
+        />
+      ),
+    },
+  ];
 
   const quitSet = options.data?.quitSet;
   return (
@@ -354,86 +374,39 @@ export function StaffPage() {
             label: `员工列表${list.data ? `（${list.data.total}）` : ''}`,
             children: (
               <>
-                <div className="dzy-staff-toolbar">
-                  <Form<Filters>
-                    form={form}
-                    name="staffFilter"
-                    layout="inline"
-                    onFinish={search}
-                    className="dzy-staff-filters"
-                  >
-                    <Form.Item name="hymc">
-                      <Input placeholder="姓名" allowClear maxLength={20} style={{ width: 140 }} />
-                    </Form.Item>
-                    <Form.Item
-                      name="sjh"
-                      rules={[{ pattern: /^\d{0,11}$/, message: '手机号只能包含数字' }]}
-                      tooltip={isAdmin ? undefined : '请输入完整手机号'}
-                    >
-                      <Input
-                        placeholder={isAdmin ? '手机号' : '完整手机号'}
-                        allowClear
-                        maxLength={11}
-                        inputMode="numeric"
-                        style={{ width: 150 }}
-                      />
-                    </Form.Item>
-                    <Form.Item name="departmentId">
-                      <Select
-                        allowClear
-                        placeholder="全部部门"
-                        style={{ width: 160 }}
-                        showSearch={{ optionFilterProp: 'label' }}
-                        options={(options.data?.departments ?? []).map((d) => ({ value: d.id, label: d.label }))}
-                      />
-                    </Form.Item>
-                    <Form.Item name="role">
-                      <Select
-                        allowClear
-                        placeholder="全部角色标签"
-                        style={{ width: 150 }}
-                        options={[1, 2, 0].map((v) => ({ value: v, label: ROLE_LABELS[v as 0 | 1 | 2] }))}
-                      />
-                    </Form.Item>
-                    <Form.Item>
-                      <Space>
-                        <Button type="primary" htmlType="submit">
-                          查询
-                        </Button>
-                        <Button
-                          onClick={() => {
-                            form.resetFields();
-                            search({});
-                          }}
-                        >
-                          重置
-                        </Button>
-                      </Space>
-                    </Form.Item>
-                  </Form>
-                  <Space>
-                    <Button icon={<ReloadOutlined />} onClick={() => void refresh()} aria-label="刷新" />
-                    <Auth perms={['staff:invite']}>
-                      <Button type="primary" icon={<UserAddOutlined />} onClick={() => setInviting(true)}>
-                        邀请员工
-                      </Button>
-                    </Auth>
-                  </Space>
-                </div>
-                <Table<StaffItem>
+                <SearchBar<Filters>
+                  theme="popup"
+                  embedded
+                  topFields={4}
+                  form={form}
+                  fields={fields}
+                  onSearch={search}
+                />
+                <ListTable<StaffItem>
+                  pageKey="staff"
+                  nameKey="hymc"
+                  actionKey={canAct ? 'actions' : undefined}
                   rowKey="userId"
-                  size="middle"
                   columns={shownColumns}
                   dataSource={list.data?.list ?? []}
                   loading={list.isFetching}
-                  onChange={onChange}
-                  scroll={{ x: canAct ? 1130 : 916 }}
-                  locale={{ emptyText: Object.keys(filters).length ? '没有符合条件的员工' : '暂无员工' }}
+                  onChange={(_pg, _filters, sorter) => {
+                    const s = sortOf(sorter);
+                    setSort({ field: s.field as SortField | undefined, order: s.order });
+                  }}
+                  empty={Object.keys(filters).length ? '没有符合条件的员工' : '暂无员工'}
+                  extra={
+                    <>
+                      <Button icon={<ReloadOutlined />} onClick={() => void refresh()} aria-label="刷新" />
+                      <Auth perms={['staff:invite']}>
+                        <Button type="primary" icon={<UserAddOutlined />} onClick={() => setInviting(true)}>
+                          邀请员工
+                        </Button>
+                      </Auth>
+                    </>
+                  }
                   pagination={{
-                    current: page.pageNo,
-                    pageSize: page.pageSize,
-                    total: list.data?.total ?? 0,
-                    showSizeChanger: true,
+                    ...list.pagination,
                     pageSizeOptions: STAFF_PAGE_SIZES.map(String),
                     showTotal: (n) => `共 ${n} 人`,
                   }}

@@ -1,12 +1,15 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { deleteStationCall, type StationItem, stationListCall } from '@dzy/shared';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Input, Popconfirm, Space, Table, type TableProps, Tag, Tooltip, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Form, Input, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Auth, useHasPerm } from '../../../components/auth';
+import { type ListColumn, ListTable, sortOf } from '../../../components/list-page/list-table';
+import { SearchBar, type SearchButton } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
+import { usePagedList } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { PAGE_SIZES, STATION_KEYS } from '../api';
 import { MembersDialog } from '../components/members-dialog';
@@ -23,45 +26,37 @@ export function StationPage() {
   const canEdit = useHasPerm()(['station:edit']);
   const [form] = Form.useForm<{ name?: string }>();
   const [name, setName] = useState('');
-  const [page, setPage] = useState({ pageNo: 1, pageSize: 20 });
   const [sort, setSort] = useState<{ field?: SortField; order?: SortOrder }>({});
   const [editing, setEditing] = useState<StationItem | null | undefined>(undefined);
   const [membersOf, setMembersOf] = useState<StationItem | null>(null);
 
-  const params = {
-    ...(name ? { name } : {}),
-    ...(sort.field && sort.order ? { sortField: sort.field, sortOrder: sort.order } : {}),
-    ...page,
-  };
-  const list = useQuery({
-    queryKey: STATION_KEYS.list(params),
-    queryFn: () => call(stationListCall, params),
-    placeholderData: keepPreviousData,
-  });
+  const list = usePagedList(
+    stationListCall,
+    {
+      ...(name ? { name } : {}),
+      ...(sort.field && sort.order ? { sortField: sort.field, sortOrder: sort.order } : {}),
+    },
+    { queryKey: [...STATION_KEYS.all, 'page'] },
+  );
   const refresh = () => queryClient.invalidateQueries({ queryKey: STATION_KEYS.all });
 
   const remove = async (s: StationItem) => {
     try {
       await call(deleteStationCall, { id: s.id });
       toast('success', '删除成功');
-      if ((list.data?.list.length ?? 0) === 1 && page.pageNo > 1) setPage((p) => ({ ...p, pageNo: p.pageNo - 1 }));
     } catch {
       // Told by the request client.
     }
     void refresh();
   };
 
-  const search = (v: { name?: string }) => {
-    setName(v.name?.trim() ?? '');
-    setPage((p) => ({ ...p, pageNo: 1 }));
-  };
-
-  const columns: TableProps<StationItem>['columns'] = [
-    { title: '序号', key: 'index', width: 70, render: (_, __, i) => (page.pageNo - 1) * page.pageSize + i + 1 },
+  const columns: ListColumn<StationItem>[] = [
+    { title: '序号', key: 'index', width: 64, render: (_, __, i) => (list.pageNo - 1) * list.pageSize + i + 1 },
     {
       title: '岗位名称',
       dataIndex: 'name',
       key: 'name',
+      width: 240,
       sorter: true,
       sortOrder: sort.field === 'name' ? sort.order : null,
       render: (_, s) => (
@@ -102,7 +97,7 @@ export function StationPage() {
     {
       title: '操作',
       key: 'actions',
-      width: 220,
+      width: 180,
       render: (_, s) => (
         <Space size={12}>
           <Button type="link" size="small" style={{ paddingInline: 0 }} onClick={() => setMembersOf(s)}>
@@ -145,54 +140,44 @@ export function StationPage() {
     },
   ];
 
+  const buttons: SearchButton[] = canEdit
+    ? [{ key: 'add', label: '新增岗位', type: 'primary', icon: <PlusOutlined />, onClick: () => setEditing(null) }]
+    : [];
+
   return (
     <Card variant="borderless" title="岗位管理">
-      <div className="dzy-station-toolbar">
-        <Form form={form} name="station-search" layout="inline" onFinish={search} className="dzy-station-filters">
-          <Form.Item name="name">
-            <Input placeholder="岗位名称" allowClear style={{ width: 220 }} maxLength={20} />
-          </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit">
-                查询
-              </Button>
-              <Button
-                onClick={() => {
-                  form.resetFields();
-                  search({});
-                }}
-              >
-                重置
-              </Button>
-            </Space>
-          </Form.Item>
-        </Form>
-        <Auth perms={['station:edit']}>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
-            新增岗位
-          </Button>
-        </Auth>
-      </div>
-      <Table<StationItem>
+      <SearchBar<{ name?: string }>
+        theme="popup"
+        embedded
+        form={form}
+        fields={[
+          {
+            name: 'name',
+            label: '岗位名称',
+            node: <Input placeholder="岗位名称" allowClear style={{ width: 200 }} maxLength={20} />,
+          },
+        ]}
+        buttons={buttons}
+        onSearch={(v) => setName(v.name?.trim() ?? '')}
+      />
+      <ListTable<StationItem>
+        pageKey="station"
+        nameKey="name"
+        actionKey="actions"
         rowKey="id"
         columns={columns}
         dataSource={list.data?.list ?? []}
         loading={list.isFetching}
-        locale={{ emptyText: name ? '没有符合条件的岗位' : '暂无岗位' }}
+        empty={name ? '没有符合条件的岗位' : '暂无岗位'}
         onChange={(_, __, sorter) => {
-          const s = Array.isArray(sorter) ? sorter[0] : sorter;
-          setSort({ field: s?.order ? (s.columnKey as SortField) : undefined, order: s?.order ?? undefined });
+          const s = sortOf(sorter);
+          setSort({ field: s.field as SortField | undefined, order: s.order });
         }}
         pagination={{
-          current: page.pageNo,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
+          ...list.pagination,
           showQuickJumper: true,
           pageSizeOptions: PAGE_SIZES,
           showTotal: (total) => `共 ${total} 个岗位`,
-          onChange: (pageNo, pageSize) => setPage({ pageNo: pageSize === page.pageSize ? pageNo : 1, pageSize }),
         }}
       />
       <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0, fontSize: 12 }}>
