@@ -12,7 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverModules } from '../src/app.js';
 import { LIMITS } from '../src/plugins/rate-limit.js';
 import { SMS_BUDGET_MSG } from '../src/plugins/sms.js';
-import { ADMIN, create, detail, download, ENT, LI, readSheet, upload, xlsx, ZHANG } from './customer-helpers.js';
+import {
+  ADMIN,
+  create,
+  detail,
+  download,
+  ENT,
+  grantStaffEverything,
+  LI,
+  readSheet,
+  upload,
+  xlsx,
+  ZHANG,
+} from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { expectNoPermission } from './helpers.js';
 
@@ -26,6 +38,8 @@ let admin: string;
 
 beforeAll(async () => {
   t = await startTestApp({ rateLimitFactor: 1 });
+  // Scope is what these tests are about: the staff hold the permissions an administrator may grant.
+  await grantStaffEverything(t);
   admin = await t.login(ADMIN);
 });
 afterAll(() => t.close());

@@ -171,7 +171,8 @@ describe('导出: the fee list as .xlsx', () => {
     expect(rows[1]?.slice(6, 10)).toEqual(['1234.56', '1234.56', '0', '已收清']);
     expect(rows[2]?.slice(6, 10)).toEqual(['1000', '0.44', '999.56', '部分收款']);
     expect(rows[3]?.[9]).toBe('未到期');
-    expect(rows[1]?.[10]).toBe('1');
+    // The oldest unpaid period fell due 10 days ago: not yet a whole month in arrears.
+    expect(rows[1]?.[10]).toBe('0');
     expect(rows[4]).toEqual(['合计', '', '', '', '-', '-', '3234.56', '1235', '1999.56', '-', '-', '-']);
 
     const list = await receivablesOf(t, li, { contractNo: c.contractNo });

@@ -22,7 +22,7 @@ import {
   receivablesOf,
   today,
 } from './contract-fee-helpers.js';
-import { withDefaultPerms } from './customer-helpers.js';
+import { grantStaffEverything, withDefaultPerms } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { ADMIN, ID, LI, OTHER_ADMIN, ZHANG } from './staff-helpers.js';
 
@@ -34,6 +34,8 @@ let other: string;
 
 beforeAll(async () => {
   t = await startTestApp();
+  // Scope is what these tests are about: the staff hold the permissions an administrator may grant.
+  await grantStaffEverything(t);
   [admin, li, zhang, other] = await Promise.all([t.login(ADMIN), t.login(LI), t.login(ZHANG), t.login(OTHER_ADMIN)]);
 });
 afterAll(() => t.close());
@@ -437,7 +439,8 @@ describe('the fee list', () => {
       paid: '400.00',
       unpaid: '500.00',
       dueUnpaid: '200.00',
-      qfys: 2,
+      // Owed since 31 days ago: one whole month in arrears.
+      qfys: 1,
       contractUserName: '李晓梅',
       editable: true,
     });
@@ -450,16 +453,16 @@ describe('the fee list', () => {
 
 describe('arrears months (qfys) from the contract status', () => {
   const cases: [string, string, number][] = [
-    // oldest unpaid due date, today, months in arrears (the month it fell due is the first)
-    ['2026-01-31', '2026-01-31', 1],
-    ['2026-01-31', '2026-02-27', 1],
-    ['2026-01-31', '2026-02-28', 2],
-    ['2024-01-31', '2024-02-28', 1],
-    ['2024-01-31', '2024-02-29', 2],
-    ['2024-02-29', '2025-02-28', 13],
-    ['2024-02-29', '2028-02-29', 49],
-    ['2025-12-31', '2026-01-01', 1],
-    ['2025-12-31', '2026-01-31', 2],
+    // oldest unpaid due date, today, months in arrears (whole months since it fell due)
+    ['2026-01-31', '2026-01-31', 0],
+    ['2026-01-31', '2026-02-27', 0],
+    ['2026-01-31', '2026-02-28', 1],
+    ['2024-01-31', '2024-02-28', 0],
+    ['2024-01-31', '2024-02-29', 1],
+    ['2024-02-29', '2025-02-28', 12],
+    ['2024-02-29', '2028-02-29', 48],
+    ['2025-12-31', '2026-01-01', 0],
+    ['2025-12-31', '2026-01-31', 1],
   ];
   it.each(cases)('due %s, on %s: %i', async (due, on, months) => {
     const enterpriseId = await makeEnterprise(t, ID.admin);

@@ -161,10 +161,12 @@ describe('contractStatusOf', () => {
     const c = await contract(E.a, '2026-01-31', '2027-01-30', 1, '1200.00');
     const at = (today: string) => scoped((tx) => contractStatusOf(tx, [E.a], today)).then((m) => m.get(E.a));
     expect(await at('2026-01-30')).toMatchObject({ sfstatus: '1', qfys: 0, htstatus: '3', sfdq: '0' });
-    expect(await at('2026-01-31')).toMatchObject({ sfstatus: '0', qfys: 1, htstatus: '2' });
-    expect(await at('2026-02-27')).toMatchObject({ qfys: 1 });
-    expect(await at('2026-02-28')).toMatchObject({ qfys: 2 });
-    expect(await at('2026-12-31')).toMatchObject({ qfys: 12, dqts: 30 });
+    // Due today: it may still be paid today, so not yet in arrears.
+    expect(await at('2026-01-31')).toMatchObject({ sfstatus: '1', qfys: 0, htstatus: '2' });
+    expect(await at('2026-02-01')).toMatchObject({ sfstatus: '0', qfys: 0 });
+    expect(await at('2026-02-27')).toMatchObject({ qfys: 0 });
+    expect(await at('2026-02-28')).toMatchObject({ qfys: 1 });
+    expect(await at('2026-12-31')).toMatchObject({ qfys: 11, dqts: 30 });
     // Every period paid: no arrears.
     await scoped((tx) =>
       tx
@@ -177,10 +179,10 @@ describe('contractStatusOf', () => {
 
     await contract(E.b, '2024-01-31', '2025-01-30', 1, '1200.00');
     const leap = (today: string) => scoped((tx) => contractStatusOf(tx, [E.b], today)).then((m) => m.get(E.b));
-    expect(await leap('2024-02-28')).toMatchObject({ qfys: 1 });
-    expect(await leap('2024-02-29')).toMatchObject({ qfys: 2 });
-    expect(await leap('2025-01-30')).toMatchObject({ qfys: 12, dqts: 0, sfdq: '0', htstatus: '2' });
-    expect(await leap('2025-01-31')).toMatchObject({ qfys: 13, dqts: -1, sfdq: '1', htstatus: '3' });
+    expect(await leap('2024-02-28')).toMatchObject({ qfys: 0 });
+    expect(await leap('2024-02-29')).toMatchObject({ qfys: 1 });
+    expect(await leap('2025-01-30')).toMatchObject({ qfys: 11, dqts: 0, sfdq: '0', htstatus: '2' });
+    expect(await leap('2025-01-31')).toMatchObject({ qfys: 12, dqts: -1, sfdq: '1', htstatus: '3' });
   });
 
   it('leap day 2028 and year ends; expiry days; no contract', async () => {
@@ -188,7 +190,7 @@ describe('contractStatusOf', () => {
     const at = (today: string) =>
       scoped((tx) => contractStatusOf(tx, [E.c, E.none], today)).then((m) => [m.get(E.c), m.get(E.none)]);
     const [leapDay, none] = await at('2028-02-29');
-    expect(leapDay).toMatchObject({ sfstatus: '0', qfys: 1, dqts: 306, htstatus: '2', endDate: '2028-12-31' });
+    expect(leapDay).toMatchObject({ sfstatus: '1', qfys: 0, dqts: 306, htstatus: '2', endDate: '2028-12-31' });
     expect(none).toEqual({
       aeiId: E.none,
       sfstatus: '1',
@@ -199,9 +201,9 @@ describe('contractStatusOf', () => {
       endDate: null,
     });
     const [yearEnd] = await at('2029-01-01');
-    expect(yearEnd).toMatchObject({ qfys: 11, dqts: -1, sfdq: '1', htstatus: '3' });
+    expect(yearEnd).toMatchObject({ sfstatus: '0', qfys: 10, dqts: -1, sfdq: '1', htstatus: '3' });
     const [nextLeapYear] = await at('2029-02-28');
-    expect(nextLeapYear).toMatchObject({ qfys: 13 });
+    expect(nextLeapYear).toMatchObject({ qfys: 12 });
   });
 
   it('termination removes unpaid future periods and keeps paid ones; deleted contracts do not count', async () => {
@@ -216,7 +218,7 @@ describe('contractStatusOf', () => {
     );
     expect(left.map((r) => r.period_no)).toEqual([1, 2, 3, 4, 9]);
     const s = await scoped((tx) => contractStatusOf(tx, [E.d], '2026-05-01'));
-    expect(s.get(E.d)).toMatchObject({ sfstatus: '0', qfys: 4, htstatus: '3', dqts: null });
+    expect(s.get(E.d)).toMatchObject({ sfstatus: '0', qfys: 3, htstatus: '3', dqts: null });
     await t.ownerQuery("update contracts set htzt = '0' where id = $1", [c.id]);
     const after = await scoped((tx) => contractStatusOf(tx, [E.d], '2026-05-01'));
     expect(after.get(E.d)).toMatchObject({ sfstatus: '1', qfys: 0 });

@@ -30,7 +30,7 @@ import {
   updateContractStatusCall,
 } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ID, LI, OTHER_ADMIN, withDefaultPerms, ZHANG } from './customer-helpers.js';
+import { ADMIN, grantStaffEverything, ID, LI, OTHER_ADMIN, withDefaultPerms, ZHANG } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 
 let t: TestApp;
@@ -45,6 +45,8 @@ const year = Number(
 
 beforeAll(async () => {
   t = await startTestApp();
+  // Scope is what these tests are about: the staff hold the permissions an administrator may grant.
+  await grantStaffEverything(t);
   [admin, li, zhang, other] = await Promise.all([t.login(ADMIN), t.login(LI), t.login(ZHANG), t.login(OTHER_ADMIN)]);
   const [tpl] = await t.ownerQuery<{ id: number }>(
     'select id from contract_templates where agency_id = 1 order by id limit 1',

@@ -43,6 +43,7 @@ import {
   detail,
   ENT,
   FACTORY,
+  grantStaffEverything,
   ID,
   LI,
   list,
@@ -62,6 +63,8 @@ let factory: string;
 
 beforeAll(async () => {
   t = await startTestApp();
+  // Scope is what these tests are about: the staff hold the permissions an administrator may grant.
+  await grantStaffEverything(t);
   [admin, li, zhang, other, factory] = await Promise.all([
     t.login(ADMIN),
     t.login(LI),

@@ -21,6 +21,7 @@ import {
   detail,
   download,
   ENT,
+  grantStaffEverything,
   list,
   newUscc,
   OTHER_ADMIN,
@@ -33,6 +34,9 @@ import {
 import { startTestApp, type TestApp } from './harness.js';
 import { zipBomb } from './zip-helpers.js';
 
+/** A reveal asks again who the caller is and why (issue 12). */
+const REVEAL = { reason: '核对导入结果', password: 'Demo@2026' };
+
 let t: TestApp;
 let admin: string;
 let zhang: string;
@@ -40,6 +44,8 @@ let other: string;
 
 beforeAll(async () => {
   t = await startTestApp();
+  // Scope is what these tests are about: the staff hold the permissions an administrator may grant.
+  await grantStaffEverything(t);
   [admin, zhang, other] = await Promise.all([t.login(ADMIN), t.login(ZHANG), t.login(OTHER_ADMIN)]);
 });
 afterAll(() => t.close());
@@ -236,7 +242,7 @@ describe('credentials import (importPassword)', () => {
     const mine = await detail(t, zhang, ENT.zhangOwn);
     const notMine = await detail(t, admin, ENT.liOwn);
     // The demo clients hold e-tax credentials (customer.seed.ts): the one out of scope must keep its own.
-    const notMineBefore = await t.call<{ xdzswj_pass: string }>(revealCredentialCall.path, { id: ENT.liOwn }, admin);
+    const notMineBefore = await t.call<{ xdzswj_pass: string }>(revealCredentialCall.path, { id: ENT.liOwn, ...REVEAL }, admin);
     const cells = (over: Partial<Record<(typeof PWD_IMPORT_COLUMNS)[number], string>>) =>
       PWD_IMPORT_COLUMNS.map((c) => over[c] ?? '');
     const file = await xlsx(PWD_IMPORT_COLUMNS, [
@@ -263,7 +269,7 @@ describe('credentials import (importPassword)', () => {
     expect(r.data).toMatchObject({ successNum: 1, failNum: 4 });
     const shown = await t.call<{ xdzswj_pass: string; xdzswj_sfbm: string; dlfs: string; report_password: string }>(
       revealCredentialCall.path,
-      { id: ENT.zhangOwn },
+      { id: ENT.zhangOwn, ...REVEAL },
       zhang,
     );
     expect(shown.data).toMatchObject({
@@ -272,7 +278,7 @@ describe('credentials import (importPassword)', () => {
       dlfs: '1',
       report_password: '112233',
     });
-    const notMineAfter = await t.call<{ xdzswj_pass: string }>(revealCredentialCall.path, { id: ENT.liOwn }, admin);
+    const notMineAfter = await t.call<{ xdzswj_pass: string }>(revealCredentialCall.path, { id: ENT.liOwn, ...REVEAL }, admin);
     expect(notMineAfter.data.xdzswj_pass).toBe(notMineBefore.data.xdzswj_pass);
     expect(notMineAfter.data.xdzswj_pass).not.toBe('x');
     const fail = await download(t, `/api/${CUSTOMER_FILES.pwdFailList}?redisKey=${r.data.redisKey}`, zhang);

@@ -1,4 +1,5 @@
 import {
+  ADMIN_GRANTED_PERMS,
   CODE,
   type CustomerCreateBody,
   type CustomerDetail,
@@ -6,6 +7,7 @@ import {
   customerCreateCall,
   customerDetailCall,
   customerListCall,
+  DEFAULT_STAFF_PERMS,
 } from '@dzy/shared';
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -84,6 +86,20 @@ export async function stored(t: TestApp, agencyId: number, id: number) {
       .where(and(eq(enterprises.id, id), eq(enterprises.agencyId, agencyId))),
   );
   return row;
+}
+
+/**
+ * What an administrator of agency 1 may do for their staff: give the default role (held by 李晓梅 and
+ * 张伟) the destructive, bulk and credential permissions as well. For tests of data scope, where the
+ * staff member must be allowed the action and only their scope may stop them.
+ */
+export async function grantStaffEverything(t: TestApp) {
+  await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    tx
+      .update(roles)
+      .set({ perms: [...DEFAULT_STAFF_PERMS, ...ADMIN_GRANTED_PERMS] })
+      .where(and(eq(roles.agencyId, 1), eq(roles.isDefault, true))),
+  );
 }
 
 /** Runs `fn` while agency 1's default role (普通员工, held by 张伟) has only `perms`; restores it after. */

@@ -30,6 +30,9 @@ import {
 } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 
+/** What a reveal needs besides the id: a reason and the caller's own password (the demo one). */
+const REVEAL = { reason: '核对申报账号', password: 'Demo@2026' };
+
 let t: TestApp;
 let admin: string;
 let li: string;
@@ -215,15 +218,15 @@ describe('create and edit', () => {
     expect(row?.xdzswjPassEnc).not.toContain('Etax');
     expect(decrypt(t.config.secretKey, row?.xdzswjPassEnc ?? '')).toBe('Etax#Pass2026');
 
-    // Reveal: the clear values, and an audit record every time.
+    // Reveal (the administrator, who holds the permission): the clear values, and an audit record every time.
     const shown = await t.call<{ xdzswj_pass: string; dl_id: string }>(
       revealCredentialCall.path,
-      { id: r.data.id },
-      zhang,
+      { id: r.data.id, ...REVEAL },
+      admin,
     );
     expect(shown.data.xdzswj_pass).toBe('Etax#Pass2026');
     expect(shown.data.dl_id).toBe('zhangsan_gs');
-    await t.call(revealCredentialCall.path, { id: r.data.id }, zhang);
+    await t.call(revealCredentialCall.path, { id: r.data.id, ...REVEAL }, admin);
     const audits = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
       tx
         .select()
@@ -231,16 +234,18 @@ describe('create and edit', () => {
         .where(and(eq(auditLog.action, 'customer.credential_reveal'), eq(auditLog.target, `enterprise:${r.data.id}`))),
     );
     expect(audits.length).toBe(2);
-    expect(audits[0]?.userId).toBe(ID.zhang);
+    expect(audits[0]?.userId).toBe(ID.admin);
+    expect(audits[0]?.detail).toMatchObject({ reason: REVEAL.reason });
   });
 
   it('reveal needs the permission, the scope and the tenant', async () => {
-    const anon = await t.call(revealCredentialCall.path, { id: ENT.adminOwn });
+    const anon = await t.call(revealCredentialCall.path, { id: ENT.adminOwn, ...REVEAL });
     expect(anon.status).toBe(403);
-    expect((await t.call(revealCredentialCall.path, { id: ENT.liOwn }, zhang)).status).toBe(404);
-    expect((await t.call(revealCredentialCall.path, { id: ENT.otherAgency }, admin)).status).toBe(404);
-    await withDefaultPerms(t, ['customer:list:view'], async () => {
-      expect((await t.call(revealCredentialCall.path, { id: ENT.zhangOwn }, zhang)).status).toBe(460);
+    expect((await t.call(revealCredentialCall.path, { id: ENT.otherAgency, ...REVEAL }, admin)).status).toBe(404);
+    // 普通员工 does not hold it by default; granted, their scope still holds.
+    expect((await t.call(revealCredentialCall.path, { id: ENT.zhangOwn, ...REVEAL }, zhang)).status).toBe(460);
+    await withDefaultPerms(t, ['customer:list:view', 'customer:credential:reveal'], async () => {
+      expect((await t.call(revealCredentialCall.path, { id: ENT.liOwn, ...REVEAL }, zhang)).status).toBe(404);
     });
   });
 

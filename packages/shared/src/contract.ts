@@ -140,7 +140,7 @@ export const REMINDER_DEFAULTS: Readonly<Record<ReminderSource, ReminderSetting>
 /** The contract status item of one enterprise (business.md §3). */
 export const contractStatusItemSchema = z.object({
   aeiId: z.number(),
-  /** '0' arrears: a period due on or before today is not fully paid; '1' otherwise. */
+  /** '0' arrears: a period that fell due before today is not fully paid; '1' otherwise. */
   sfstatus: z.enum(['0', '1']),
   /** '1' the latest in-force contract ended before today. */
   sfdq: z.enum(['0', '1']),
@@ -148,7 +148,7 @@ export const contractStatusItemSchema = z.object({
   htstatus: z.enum(['2', '3']),
   /** Days from today to the latest in-force contract's end date (negative once past); null without one. */
   dqts: z.number().nullable(),
-  /** Months in arrears, counting the month of the oldest unpaid due date as the first. */
+  /** Months in arrears: whole calendar months since the oldest unpaid due date (0 in its first month). */
   qfys: z.number(),
   /** End date of the latest in-force contract. */
   endDate: z.string().nullable(),

@@ -361,12 +361,60 @@ export const customerUpdateCall = defineCall({
 });
 export type CustomerUpdateBody = z.input<typeof customerUpdateCall.body>;
 
+/** Reveals a user may make in an hour (all attempts count, wrong passwords and codes included). */
+export const REVEAL_PER_HOUR = 20;
+
+export const REVEAL_MSG = {
+  reason: '请填写查看原因（2-100个字）',
+  reauth: '请输入登录密码或短信验证码',
+  wrongPassword: '登录密码错误，请重新输入',
+  noPassword: '您的账号未设置登录密码，请使用短信验证码验证',
+  codeSent: '验证码已发送至您的手机，请注意查收',
+  tooMany: (seconds: number) =>
+    `查看账号密码过于频繁（每小时最多${REVEAL_PER_HOUR}次），请${seconds >= 120 ? `${Math.ceil(seconds / 60)}分钟` : `${seconds}秒`}后再试`,
+} as const;
+
 export const revealCredentialCall = defineCall({
   path: 'user/agency/revealEnterpriseCredential',
-  summary: '我的客户：查看账号密码明文（每次记录审计日志）',
+  summary: '我的客户：查看账号密码明文（再次验证身份、填写原因，每次记录审计日志，每小时限次）',
+  access: 'customer:credential:reveal',
+  body: z
+    .strictObject({
+      id: idSchema,
+      reason: z.string({ error: REVEAL_MSG.reason }).trim().min(2, REVEAL_MSG.reason).max(100, REVEAL_MSG.reason),
+      /** The caller's own sign-in password, or */
+      password: z.string().max(64).optional(),
+      /** the code sent by revealCodeCall to the caller's phone. */
+      smsCode: z
+        .string()
+        .regex(/^\d{6}$/, '请输入6位短信验证码')
+        .optional(),
+    })
+    .refine((b) => (b.password ?? '') !== '' || (b.smsCode ?? '') !== '', { message: REVEAL_MSG.reauth }),
+  data: credentialsSchema,
+});
+
+export const revealCodeCall = defineCall({
+  path: 'user/agency/sendRevealCredentialCode',
+  summary: '我的客户：发送查看账号密码的短信验证码（发到本人手机）',
+  access: 'customer:credential:reveal',
+  body: z.strictObject({}),
+  data: z.object({ resendAfter: z.number() }),
+});
+
+export const revealLogItemSchema = z.object({
+  userName: z.string(),
+  at: z.string(),
+  reason: z.string(),
+});
+export type RevealLogItem = z.infer<typeof revealLogItemSchema>;
+
+export const revealLogCall = defineCall({
+  path: 'user/agency/getEnterpriseCredentialRevealLog',
+  summary: '我的客户：账号密码的最近查看记录（谁、何时、原因）',
   access: 'customer:credential:reveal',
   body: z.strictObject({ id: idSchema }),
-  data: credentialsSchema,
+  data: z.array(revealLogItemSchema),
 });
 
 export const contactListCall = defineCall({
@@ -505,7 +553,7 @@ export const gradeListCall = defineCall({
 export const gradeSaveCall = defineCall({
   path: 'user/grade/save',
   summary: '客户等级：新增或修改',
-  access: 'customer:edit',
+  access: 'customer:grade:edit',
   body: z.strictObject({
     id: idSchema.optional(),
     name: z.string().trim().min(1, '请输入等级名称').max(10, '等级名称不能超过10个字符'),
@@ -517,7 +565,7 @@ export const gradeSaveCall = defineCall({
 export const gradeDeleteCall = defineCall({
   path: 'user/grade/delete',
   summary: '客户等级：删除（企业的等级清空）',
-  access: 'customer:edit',
+  access: 'customer:grade:edit',
   body: z.strictObject({ id: idSchema }),
   data: z.null(),
 });

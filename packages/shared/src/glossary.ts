@@ -532,7 +532,7 @@ export const GLOSSARY = {
     meaning:
       'Days from today to the contract end date (negative once past). In reminder settings: warn from this many days before.',
   },
-  qfys: { zh: '欠费月数', meaning: 'Months in arrears, the month of the oldest unpaid due date counted as the first.' },
+  qfys: { zh: '欠费月数', meaning: 'Months in arrears: whole calendar months since the oldest unpaid due date.' },
   ly: {
     zh: '来源',
     meaning:

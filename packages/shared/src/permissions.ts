@@ -45,6 +45,7 @@ export const MENUS = [
   { id: 2121, parentId: 212, type: 'F', title: '恢复客户', perm: 'customer:restore' },
   { id: 2122, parentId: 212, type: 'F', title: '彻底删除', perm: 'customer:purge', adminOnly: true },
   { id: 2119, parentId: 211, type: 'F', title: '登录电子税务局', perm: 'customer:etax:login' },
+  { id: 2120, parentId: 211, type: 'F', title: '等级管理', perm: 'customer:grade:edit' },
   { id: 3, parentId: 0, type: 'M', title: '合同', path: '/contract', icon: 'FileTextOutlined' },
   { id: 31, parentId: 3, type: 'M', title: '合同管理', path: '/contract/htgl' },
   { id: 311, parentId: 31, type: 'C', title: '合同列表', path: '/contract/htgl/htlb', perm: 'contract:list:view' },
@@ -138,9 +139,31 @@ export const GRANTABLE_PERMS: readonly PermKey[] = (MENUS as readonly MenuDef[])
   m.perm && !flag(m, 'adminOnly') && !flag(m, 'operatorOnly') ? [m.perm as PermKey] : [],
 );
 
-/** What the default role 普通员工 of a new agency holds: everything grantable but the administration pages. */
+/**
+ * Destructive, bulk and credential permissions: an administrator grants them (a role of their own, or
+ * the default one); the default role 普通员工 does not hold them.
+ */
+export const ADMIN_GRANTED_PERMS: readonly PermKey[] = [
+  'customer:delete',
+  'customer:assign',
+  'customer:service:toggle',
+  'customer:import',
+  'customer:credential:reveal',
+  'customer:grade:edit',
+  'contract:end',
+  'contract:delete',
+  'contract:service:import',
+  'contract:template:import',
+  'contract:template:delete',
+  'fee:charge:delete',
+];
+
+/**
+ * What the default role 普通员工 of a new agency holds: everyday work only, that is everything grantable
+ * but the administration pages and ADMIN_GRANTED_PERMS.
+ */
 export const DEFAULT_STAFF_PERMS: readonly PermKey[] = GRANTABLE_PERMS.filter(
-  (p) => !/^(staff|org|role|station):/.test(p),
+  (p) => !/^(staff|org|role|station):/.test(p) && !ADMIN_GRANTED_PERMS.includes(p),
 );
 
 /** Held by platform operators. */

@@ -28,7 +28,7 @@ export const LIMITS: Record<string, Limit> = {
  * Counts one hit against `key` in a fixed window, in one statement of its own (it must count even when
  * the call itself is then refused and rolled back); the seconds to wait, or 0 when within the limit.
  */
-async function hit(db: Database, key: string, limit: number, windowSeconds: number): Promise<number> {
+export async function hit(db: Database, key: string, limit: number, windowSeconds: number): Promise<number> {
   const res = await db.app.execute(sql`
     insert into rate_limits as r (key, window_start, hits) values (${key}, now(), 1)
     on conflict (key) do update set

@@ -6,19 +6,16 @@ import { call } from '../lib/request';
 
 type Purpose = (typeof SMS_PURPOSES)[number];
 
+type Target =
+  | { purpose: Purpose; getPhone: () => Promise<string | null> }
+  /** A signed-in call that sends the code to the user's own phone (e.g. before revealing a credential). */
+  | { send: () => Promise<{ resendAfter: number } | null> };
+
 /**
  * 获取验证码 with the 60 s resend countdown. `getPhone` validates the phone field and resolves with it,
- * or with null when it is not valid (the form shows why).
+ * or with null when it is not valid (the form shows why); or `send` sends the code itself.
  */
-export function SmsCodeButton({
-  purpose,
-  getPhone,
-  size,
-}: {
-  purpose: Purpose;
-  getPhone: () => Promise<string | null>;
-  size?: 'large' | 'middle';
-}) {
+export function SmsCodeButton({ size, ...target }: Target & { size?: 'large' | 'middle' }) {
   const [left, setLeft] = useState(0);
   const [sending, setSending] = useState(false);
 
@@ -29,11 +26,14 @@ export function SmsCodeButton({
   }, [left]);
 
   const send = async () => {
-    const phone = await getPhone();
-    if (!phone) return;
+    const phone = 'send' in target ? null : await target.getPhone();
+    if (!('send' in target) && !phone) return;
     setSending(true);
     try {
-      const data = await call(sendSmsCall, { phone, dictLabel: purpose });
+      const data =
+        'send' in target
+          ? await target.send()
+          : await call(sendSmsCall, { phone: phone ?? '', dictLabel: target.purpose });
       setLeft(data?.resendAfter ?? SMS_RESEND_SECONDS);
       toast('success', '验证码已发送，请注意查收');
     } catch {

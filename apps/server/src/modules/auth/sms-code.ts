@@ -10,7 +10,12 @@ const VALID_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
 const MAX_PER_DAY = 10;
 
-const PURPOSE_TEXT: Record<string, string> = { login: '登录', reset: '找回密码', changePhone: '更换手机号' };
+const PURPOSE_TEXT: Record<string, string> = {
+  login: '登录',
+  reset: '找回密码',
+  changePhone: '更换手机号',
+  reveal: '查看客户账号密码',
+};
 
 const hashCode = (secret: Buffer, phone: string, code: string) =>
   createHmac('sha256', secret).update(`${phone}:${code}`).digest('hex');

@@ -15,10 +15,12 @@ import { daysBetween, fullMonthsBetween } from './contract-dates.js';
 /**
  * The contract status of each enterprise on `today` (business.md §3 contract status item), for the
  * contract list, the client book's warning and the fee list (slice 6c):
- * - sfstatus '0' when a receivable period due on or before today is not fully paid (periods of deleted
- *   contracts do not count; a terminated contract's unpaid past periods still do);
- * - qfys: months in arrears, counted by calendar months from the oldest unpaid due date, the month it
- *   fell due being the first (due 01-31, today 02-27 → 1; today 02-28 of a common year → 2);
+ * - sfstatus '0' when a receivable period that fell due before today is not fully paid (periods of
+ *   deleted contracts do not count; a terminated contract's unpaid past periods still do); a period due
+ *   today may still be paid today;
+ * - qfys: months in arrears, the whole calendar months since the oldest unpaid due date (due 01-31,
+ *   today 02-27 → 0; today 02-28 of a common year → 1), so a contract created today is not in arrears and
+ *   the reminder's "欠费N个月" waits N whole months (issue 12);
  * - sfdq '1' when the in-force contract ending last ended before today; dqts the days from today to that
  *   end date (negative once past; null with no in-force contract);
  * - htstatus '3' when no in-force contract covers today, '2' when one does.
@@ -44,7 +46,7 @@ export async function contractStatusOf(
       and(
         inArray(receivables.enterpriseId, ids),
         sql`${contracts.htzt} <> '0'`,
-        sql`${receivables.dueDate} <= ${today}::date`,
+        sql`${receivables.dueDate} < ${today}::date`,
         sql`${receivables.paidFen} < ${receivables.amountFen}`,
       ),
     )
@@ -69,7 +71,7 @@ export async function contractStatusOf(
     out.set(id, {
       aeiId: id,
       sfstatus: oldest ? '0' : '1',
-      qfys: oldest ? fullMonthsBetween(oldest, today) + 1 : 0,
+      qfys: oldest ? fullMonthsBetween(oldest, today) : 0,
       sfdq: dqts !== null && dqts < 0 ? '1' : '0',
       dqts,
       htstatus: f?.covers ? '2' : '3',

@@ -21,7 +21,7 @@ import { type JobContext, type JobHandler, yieldToRequests } from '../../plugins
 import type { SessionCtx } from '../../plugins/session.js';
 import { isAgencyMember } from '../role/member.repo.js';
 import { type ImportLookups, type PlannedRow, planImport, type SheetRow } from './customer.import.js';
-import { licenceRoom } from './customer.service.js';
+import { licenceRoom, quotaCoverage } from './customer.service.js';
 import { writeXlsx } from './xlsx.js';
 
 /** Where uploads waiting for their job, plans and failure files live. */
@@ -135,6 +135,8 @@ async function insertBatch(
       return by === undefined;
     });
     if (fresh.length > 0) {
+      // The job planned no more rows than the licence had room for: each new one is covered.
+      const covered = await quotaCoverage(tx);
       const ids = await tx
         .insert(enterprises)
         .values(
@@ -151,6 +153,7 @@ async function insertBatch(
             remark: r.values.remark,
             gradeId: r.values.gradeId,
             allocateUser: r.values.allocateUser,
+            ...covered,
           })),
         )
         .returning({ id: enterprises.id, qysh: enterprises.qysh });

@@ -32,7 +32,6 @@ import {
   muteEquityCall,
   noQyshListCall,
   recycleListCall,
-  revealCredentialCall,
   updateMemoryCall,
   updateQyshCall,
 } from '@dzy/shared';
@@ -58,6 +57,7 @@ import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
 import { isAgencyMember, isUniqueViolation, likeTerm, requireMembers } from '../role/member.repo.js';
+import { credentialRevealCalls } from './credential-reveal.js';
 import { customerFileRoutes, removeAttachmentFiles } from './customer.files.js';
 import { importJob } from './customer.jobs.js';
 import {
@@ -81,7 +81,7 @@ import {
   maskedCredentials,
   normQysh,
   notifyAssigned,
-  plainCredentials,
+  quotaCoverage,
   replaceChildren,
   validateInput,
 } from './customer.service.js';
@@ -169,6 +169,7 @@ export const customerModule: ServerModule = {
             agencyId,
             ...baseColumns(input, qysh),
             allocateUser: owner,
+            ...(await quotaCoverage(tx)),
             ...credentialColumns(deps.config.secretKey, input.credentials),
           })
           .returning({ id: enterprises.id });
@@ -219,11 +220,7 @@ export const customerModule: ServerModule = {
       return { id, warning };
     }),
 
-    serve(revealCredentialCall, async ({ body, session, tx, req, deps }) => {
-      const e = await requireEnterprise(tx, session, body.id);
-      await audit(tx, req, session, 'customer.credential_reveal', `enterprise:${e.id}`, { qymc: e.qymc });
-      return plainCredentials(deps.config.secretKey, e);
-    }),
+    ...credentialRevealCalls,
 
     serve(contactListCall, async ({ body, session, tx }) => {
       const e = await requireEnterprise(tx, session, body.enterpriseId);

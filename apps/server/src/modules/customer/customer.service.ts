@@ -89,6 +89,21 @@ export async function assertLicence(tx: Queryable, agencyId: number, adding: num
   if ((count?.n ?? 0) + adding > licence) throw new AppError(CODE.BAD_REQUEST, CUSTOMER_MSG.licence(licence));
 }
 
+/**
+ * What a new client inside the agency's quota holds (issue 12): it takes one of the agency's authorised
+ * places (assertLicence / licenceRoom refuse one beyond them), so it is covered: benefit status '1' and
+ * every paid feature (equity_menus with iscontrol 'Y') in its qylb. Without this a client created today
+ * was tagged 已到期 and refused the paid features while the portal showed free authorised places.
+ */
+export async function quotaCoverage(tx: Queryable): Promise<{ qyzt: '1'; qylb: string }> {
+  const paid = await tx
+    .select({ menuid: equityMenus.menuid })
+    .from(equityMenus)
+    .where(eq(equityMenus.iscontrol, 'Y'))
+    .orderBy(equityMenus.menuid);
+  return { qyzt: '1', qylb: paid.length === 0 ? '' : `,${paid.map((m) => m.menuid).join(',')},` };
+}
+
 /** Room left under the licence; null when unlimited. */
 export async function licenceRoom(tx: Queryable, agencyId: number): Promise<number | null> {
   const [org] = await tx

@@ -2,8 +2,6 @@ import {
   DeleteOutlined,
   DownloadOutlined,
   EditOutlined,
-  EyeInvisibleOutlined,
-  EyeOutlined,
   PaperClipOutlined,
   StarFilled,
   StarOutlined,
@@ -15,13 +13,10 @@ import {
   type AttachmentItem,
   accessLogCall,
   CPBM,
-  type Credentials,
   CUSTOMER_FILES,
   customerDetailCall,
-  DLFS_OPTIONS,
   deleteAttachmentCall,
   HYDJ_NAMES,
-  LOGIN_TYPE_OPTIONS,
   type NoteItem,
   noteCancelConcernCall,
   noteConcernCall,
@@ -29,9 +24,7 @@ import {
   noteListCall,
   noteSaveCall,
   QYXZ_NAMES,
-  revealCredentialCall,
   SERVICE_STATUS_NAMES,
-  SFBM_OPTIONS,
 } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -60,75 +53,13 @@ import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
 import { act, CUSTOMER_KEYS, downloadFile, uploadFile } from '../api';
 import { BenefitTag } from './benefit-tag';
+import { CredentialsPanel } from './credential-reveal';
 
 const ACCEPT = '.pdf,.jpg,.jpeg,.png,.xlsx,.docx';
-const optionLabel = (options: readonly { value: string; label: string }[], v: string) =>
+const _optionLabel = (options: readonly { value: string; label: string }[], v: string) =>
   options.find((o) => o.value === v)?.label ?? (v || '—');
 const size = (n: number) =>
   n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`;
-
-function CredentialsPanel({ id, masked }: { id: number; masked: Credentials }) {
-  const [plain, setPlain] = useState<Credentials | null>(null);
-  const [loading, setLoading] = useState(false);
-  const shown = plain ?? masked;
-  const reveal = async () => {
-    if (plain) {
-      setPlain(null);
-      return;
-    }
-    setLoading(true);
-    try {
-      setPlain(await call(revealCredentialCall, { id }));
-    } catch {
-      // Told by the request client.
-    } finally {
-      setLoading(false);
-    }
-  };
-  const v = (x: string) => x || <Typography.Text type="secondary">未设置</Typography.Text>;
-  return (
-    <>
-      <Space style={{ marginBottom: 12, justifyContent: 'space-between', width: '100%' }}>
-        <Typography.Text type="secondary">
-          {plain ? '正在显示明文，本次查看已记录。' : '账号与密码已脱敏显示。'}
-        </Typography.Text>
-        <Auth perms={['customer:credential:reveal']}>
-          <Button
-            size="small"
-            loading={loading}
-            icon={plain ? <EyeInvisibleOutlined /> : <EyeOutlined />}
-            onClick={reveal}
-          >
-            {plain ? '隐藏' : '查看明文'}
-          </Button>
-        </Auth>
-      </Space>
-      <Descriptions size="small" column={2} bordered>
-        <Descriptions.Item label="登录类型" span={2}>
-          {optionLabel(LOGIN_TYPE_OPTIONS, shown.login_type)}
-        </Descriptions.Item>
-        <Descriptions.Item label="电子税务局账号">{v(shown.xdzswj_dlzh)}</Descriptions.Item>
-        <Descriptions.Item label="电子税务局密码">{v(shown.xdzswj_pass)}</Descriptions.Item>
-        <Descriptions.Item label="登录身份" span={2}>
-          {optionLabel(SFBM_OPTIONS, shown.xdzswj_sfbm)}
-        </Descriptions.Item>
-        <Descriptions.Item label="个税登录方式" span={2}>
-          {optionLabel(DLFS_OPTIONS, shown.dlfs)}
-        </Descriptions.Item>
-        <Descriptions.Item label="个税实名账号">{v(shown.dl_id)}</Descriptions.Item>
-        <Descriptions.Item label="个税登录密码">{v(shown.dl_password)}</Descriptions.Item>
-        <Descriptions.Item label="个税申报密码" span={2}>
-          {v(shown.report_password)}
-        </Descriptions.Item>
-        <Descriptions.Item label="代理登录账号">{v(shown.agent_login_account)}</Descriptions.Item>
-        <Descriptions.Item label="代理登录密码">{v(shown.agent_login_password)}</Descriptions.Item>
-        <Descriptions.Item label="代理机构税号" span={2}>
-          {v(shown.agent_login_qysh)}
-        </Descriptions.Item>
-      </Descriptions>
-    </>
-  );
-}
 
 function NotesPanel({ id }: { id: number }) {
   const queryClient = useQueryClient();
@@ -470,7 +401,11 @@ export function EnterpriseDrawer({
                   />
                 ),
               },
-              { key: 'login', label: '登录信息', children: <CredentialsPanel id={d.id} masked={d.credentials} /> },
+              {
+                key: 'login',
+                label: '登录信息',
+                children: <CredentialsPanel id={d.id} qymc={d.qymc} masked={d.credentials} />,
+              },
               {
                 key: 'files',
                 label: `附件（${d.attachments.length}）`,
