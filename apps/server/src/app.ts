@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { httpBureauClient } from '@dzy/shared';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -30,6 +28,7 @@ import { localPushHub, redisPushHub } from './plugins/push.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
 import { outboxSms } from './plugins/sms.js';
+import { registerWebStatic } from './plugins/web-static.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -106,16 +105,6 @@ export async function buildApp(config: Config, db: Database) {
     await deps.push.close();
   });
 
-  if (existsSync(config.webDist)) {
-    // Hashed assets may be cached for good; index.html must be fetched anew to pick up a new build.
-    await app.register(fastifyStatic, {
-      root: config.webDist,
-      setHeaders(res, path) {
-        res.setHeader('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
-      },
-    });
-  } else {
-    app.log.warn({ webDist: config.webDist }, 'web client not built: run npm run build -w @dzy/web');
-  }
+  await registerWebStatic(app, config.webDist);
   return app;
 }
