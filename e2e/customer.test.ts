@@ -93,7 +93,13 @@ describe('the client-enterprise book in the browser', () => {
     await visible(drawer.getByText('330****1234'));
     expect(await drawer.textContent()).toContain('******');
     expect(await drawer.textContent()).not.toContain('Etax#Pass2026');
+    // Revealing asks for a reason and the administrator's own password (issue 12).
     await drawer.getByRole('button', { name: /查看明文/ }).click();
+    const reveal = admin.getByRole('dialog', { name: '查看账号密码' });
+    await reveal.getByLabel('查看原因').fill('核对新建客户的登录信息');
+    await reveal.getByLabel('登录密码').fill('Demo@2026');
+    await reveal.getByRole('button', { name: /验证并查看/ }).click();
+    await hidden(reveal);
     await visible(drawer.getByText('Etax#Pass2026'));
     await visible(drawer.getByText('330106199001011234'));
     await snap(admin, 'revealed');

@@ -242,7 +242,11 @@ describe('credentials import (importPassword)', () => {
     const mine = await detail(t, zhang, ENT.zhangOwn);
     const notMine = await detail(t, admin, ENT.liOwn);
     // The demo clients hold e-tax credentials (customer.seed.ts): the one out of scope must keep its own.
-    const notMineBefore = await t.call<{ xdzswj_pass: string }>(revealCredentialCall.path, { id: ENT.liOwn, ...REVEAL }, admin);
+    const notMineBefore = await t.call<{ xdzswj_pass: string }>(
+      revealCredentialCall.path,
+      { id: ENT.liOwn, ...REVEAL },
+      admin,
+    );
     const cells = (over: Partial<Record<(typeof PWD_IMPORT_COLUMNS)[number], string>>) =>
       PWD_IMPORT_COLUMNS.map((c) => over[c] ?? '');
     const file = await xlsx(PWD_IMPORT_COLUMNS, [
@@ -278,7 +282,11 @@ describe('credentials import (importPassword)', () => {
       dlfs: '1',
       report_password: '112233',
     });
-    const notMineAfter = await t.call<{ xdzswj_pass: string }>(revealCredentialCall.path, { id: ENT.liOwn, ...REVEAL }, admin);
+    const notMineAfter = await t.call<{ xdzswj_pass: string }>(
+      revealCredentialCall.path,
+      { id: ENT.liOwn, ...REVEAL },
+      admin,
+    );
     expect(notMineAfter.data.xdzswj_pass).toBe(notMineBefore.data.xdzswj_pass);
     expect(notMineAfter.data.xdzswj_pass).not.toBe('x');
     const fail = await download(t, `/api/${CUSTOMER_FILES.pwdFailList}?redisKey=${r.data.redisKey}`, zhang);

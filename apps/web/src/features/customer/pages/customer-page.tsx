@@ -367,7 +367,7 @@ export function CustomerPage() {
         danger: true,
         onClick: needSelection(remove),
       },
-      can(['customer:edit']) && {
+      can(['customer:grade:edit']) && {
         key: 'grades',
         label: '等级管理',
         icon: <SettingOutlined />,
