@@ -1,10 +1,13 @@
 import { type PermNode, permTreeCall, type RoleItem, savePermsCall } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Drawer, Empty, Skeleton, Space, Tag, Tree, type TreeDataNode, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
 import { flattenTree, MENU_TYPE_NAMES, ROLE_KEYS } from '../api';
+
+/** The tree before it loads: one array for every render, so what is derived from it stays put. */
+const NO_NODES: readonly PermNode[] = [];
 
 const TYPE_COLOR: Record<PermNode['menutype'], string> = { M: 'purple', C: 'blue', F: 'default' };
 
@@ -56,16 +59,23 @@ export function PermDrawer({
     queryFn: () => call(permTreeCall, { roleId: role?.id ?? 0 }),
     enabled: role !== null,
   });
-  const nodes = tree.data ?? [];
+  // A fresh `[]` per render while the tree loaded made every memo below new on each render, and the
+  // effect that copied the saved boxes into state then set state on every render: React's "Maximum
+  // update depth" (#185) when the drawer opened again. The boxes are now derived: the saved ones until
+  // the user changes one, the user's edits of this very tree after (dropped when the drawer closes).
+  const nodes = tree.data ?? NO_NODES;
   const all = useMemo(() => flattenTree(nodes), [nodes]);
   const byId = useMemo(() => new Map(all.map((n) => [n.id, n])), [all]);
   const parentOf = useMemo(() => parents(nodes), [nodes]);
-  const [checked, setChecked] = useState<Set<number>>(new Set());
+  const saved = useMemo(() => new Set(all.filter((n) => n.checked).map((n) => n.id)), [all]);
+  const [edits, setEdits] = useState<{ of: readonly PermNode[]; checked: Set<number> } | null>(null);
+  const checked = edits?.of === nodes ? edits.checked : saved;
+  const setChecked = (next: Set<number>) => setEdits({ of: nodes, checked: next });
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    setChecked(new Set(all.filter((n) => n.checked).map((n) => n.id)));
-  }, [all]);
+  const close = () => {
+    setEdits(null);
+    onClose();
+  };
 
   const toggle = (id: number, on: boolean) => {
     const next = new Set(checked);
@@ -90,7 +100,7 @@ export function PermDrawer({
       await call(savePermsCall, { roleId: role.id, perms });
       toast('success', '保存成功');
       await queryClient.invalidateQueries({ queryKey: ROLE_KEYS.all });
-      onClose();
+      close();
     } catch {
       // Told by the request client.
     } finally {
@@ -102,13 +112,13 @@ export function PermDrawer({
     <Drawer
       title={role ? `功能权限 · ${role.name}` : '功能权限'}
       open={role !== null}
-      onClose={onClose}
+      onClose={close}
       size={560}
       destroyOnHidden
       footer={
         canEdit ? (
           <Space style={{ display: 'flex', justifyContent: 'flex-end' }}>
-            <Button onClick={onClose}>取消</Button>
+            <Button onClick={close}>取消</Button>
             <Button type="primary" loading={saving} disabled={!dirty || tree.isPending} onClick={() => void save()}>
               保存
             </Button>
