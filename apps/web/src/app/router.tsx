@@ -2,11 +2,12 @@ import { createHashRouter, Navigate, RouterProvider } from 'react-router';
 import { HOME_PATH } from '../lib/paths';
 import { GuestOnly, RequireAuth } from './guards';
 import { Lazy, lazyNamed } from './lazy-page';
-import { MenuPage } from './menu-page';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
 import { DashboardPage, PUBLIC_PAGES, SHELL_PAGES } from './route-registry';
 
+// Every page, the shell and the menu resolver load on demand: the sign-in page fetches only what it shows.
+const MenuPage = lazyNamed(() => import('./menu-page'), 'MenuPage');
 const MainLayout = lazyNamed(() => import('./layout/main-layout'), 'MainLayout');
 const LoginPage = lazyNamed(() => import('../features/auth/pages/login-page'), 'LoginPage');
 const ForgetPasswordPage = lazyNamed(() => import('../features/auth/pages/forget-password-page'), 'ForgetPasswordPage');
@@ -37,7 +38,7 @@ const router = createHashRouter([
               { index: true, element: <Navigate to={HOME_PATH} replace /> },
               { path: 'dashboard', element: <Lazy page={DashboardPage} /> },
               ...Object.entries(SHELL_PAGES).map(([path, page]) => ({ path, element: <Lazy page={page} /> })),
-              { path: '*', element: <MenuPage /> },
+              { path: '*', element: <Lazy page={MenuPage} /> },
             ],
           },
         ],

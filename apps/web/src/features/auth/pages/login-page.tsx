@@ -1,5 +1,5 @@
 import { ExperimentOutlined } from '@ant-design/icons';
-import { Alert, Tabs } from 'antd';
+import { Alert } from 'antd';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { useDevOutbox } from '../../../lib/dev-outbox';
@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../../lib/document-title';
 import { AccountLoginForm } from '../components/account-login-form';
 import { AuthLayout } from '../components/auth-layout';
 import { Consent } from '../components/consent';
+import { LoginTabs } from '../components/login-tabs';
 import { SmsLoginForm } from '../components/sms-login-form';
 
 /** Dev-only link to the SMS outbox, shown only when the server has one. */
@@ -43,7 +44,7 @@ export function LoginPage() {
       <h2 className="dzy-auth-title">欢迎登录</h2>
       <p className="dzy-auth-subtitle">登录代账云，高效管理您的代账业务</p>
       {notice && <Alert type="warning" showIcon title={notice} style={{ marginBottom: 16 }} />}
-      <Tabs
+      <LoginTabs
         activeKey={tab}
         onChange={setTab}
         items={[
