@@ -119,7 +119,6 @@ function ColumnChooser<T>({
 
 /** 已选择 N 份合同 · 清空: the selection above a list with batch actions. */
 function SelectionNote({ count, unit, onClear }: { count: number; unit: string; onClear: () => void }) {
-  if (count === 0) return null;
   return (
     <span className="dzy-list-selection">
       已选择 <b>{count}</b> {unit}
@@ -171,7 +170,8 @@ export function ListTable<T extends object>({
   const chooser =
     hideable.length > 0 ? <ColumnChooser columns={hideable} hidden={hidden} onChange={setHidden} /> : null;
   // The chooser sits in the operations column's header; a table without one has it above the table.
-  const chooserAbove = chooser && !shown.some((c) => c.key === actionKey);
+  const chooserAbove = chooser !== null && !shown.some((c) => c.key === actionKey);
+  const showHead = (selection?.count ?? 0) > 0 || extra !== undefined || chooserAbove;
   const tableColumns = shown.map((c) => {
     const fixed = columns.indexOf(c) <= nameAt ? 'left' : c.key === actionKey ? 'right' : undefined;
     const title =
@@ -188,9 +188,11 @@ export function ListTable<T extends object>({
 
   return (
     <div ref={ref} className={card ? 'dzy-list-table dzy-list-card' : 'dzy-list-table'}>
-      {(selection?.count || extra || chooserAbove) && (
+      {showHead && (
         <div className="dzy-list-head">
-          <div className="dzy-list-head-left">{selection && <SelectionNote {...selection} />}</div>
+          <div className="dzy-list-head-left">
+            {selection && selection.count > 0 && <SelectionNote {...selection} />}
+          </div>
           <div className="dzy-list-head-right">
             {extra}
             {chooserAbove && chooser}

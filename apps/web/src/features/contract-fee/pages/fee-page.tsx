@@ -226,16 +226,16 @@ export function FeePage() {
       </div>
     </div>
   );
-  const money = { width: 100, align: 'right' as const, sorter: true };
+  const money = { width: 96, align: 'right' as const, sorter: true };
 
   const receivableColumns: ListColumn<ReceivableItem>[] = [
     { title: '序号', key: 'no', width: 56, align: 'center', render: (_, _r, i) => index(i) },
-    { title: '企业名称 / 合同 / 负责人', key: 'qymc', width: 230, render: (_, r) => enterpriseCell(r) },
+    { title: '企业名称 / 合同 / 负责人', key: 'qymc', width: 220, render: (_, r) => enterpriseCell(r) },
     {
       title: '应收日期 / 账期',
       dataIndex: 'dueDate',
       key: 'dueDate',
-      width: 152,
+      width: 140,
       sorter: true,
       sortOrder: sortOrderOf('dueDate'),
       render: (v: string, r) => (
@@ -284,7 +284,7 @@ export function FeePage() {
     {
       title: '操作',
       key: 'op',
-      width: 124,
+      width: 120,
       render: (_, r) => (
         <Space size={0}>
           {can(['fee:charge:add']) && r.editable && r.feeStatus !== 'paid' && (
@@ -306,16 +306,16 @@ export function FeePage() {
       title: '收款日期',
       dataIndex: 'payDate',
       key: 'payDate',
-      width: 108,
+      width: 104,
       sorter: true,
       sortOrder: sortOrderOf('payDate') ?? (sorts.charge.sortField ? null : 'descend'),
     },
-    { title: '企业名称 / 合同', key: 'qymc', width: 230, render: (_, r) => enterpriseCell(r, `第${r.periodNo}期`) },
+    { title: '企业名称 / 合同', key: 'qymc', width: 220, render: (_, r) => enterpriseCell(r, `第${r.periodNo}期`) },
     {
       title: '收款方式',
       key: 'payMethod',
       dataIndex: 'payMethod',
-      width: 84,
+      width: 80,
       render: (v: string) => PAY_METHOD_NAMES[v] ?? v,
     },
     {
@@ -323,16 +323,16 @@ export function FeePage() {
       dataIndex: 'amount',
       key: 'amount',
       ...money,
-      width: 108,
+      width: 104,
       sortOrder: sortOrderOf('amount'),
       render: (v: string, r) => (r.revoked ? <span className="dzy-fee-struck">{showYuan(v)}</span> : showYuan(v)),
     },
-    { title: '付款人', key: 'payer', dataIndex: 'payer', width: 112, ellipsis: true },
-    { title: '收据编号', key: 'receiptNo', dataIndex: 'receiptNo', width: 108, ellipsis: true },
+    { title: '付款人', key: 'payer', dataIndex: 'payer', width: 104, ellipsis: true },
+    { title: '收据编号', key: 'receiptNo', dataIndex: 'receiptNo', width: 104, ellipsis: true },
     {
       title: '登记人',
       key: 'operator',
-      width: 118,
+      width: 110,
       render: (_, r) => (
         <div>
           <div>{r.operatorName || '—'}</div>
@@ -343,7 +343,7 @@ export function FeePage() {
     {
       title: '状态',
       key: 'state',
-      width: 72,
+      width: 68,
       render: (_, r) =>
         r.revoked ? (
           <div>
