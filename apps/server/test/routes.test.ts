@@ -15,7 +15,7 @@ const EXPECTED_CALLS = [
   ['POST /api/user/v1.0/userinfo/saveUser', 'public'],
   ['POST /api/userext/v1.0/common/user/forgetPassword', 'public'],
   ['POST /api/userext/v1.0/common/user/logout', 'signedIn'],
-  ['POST /api/userext/v1.0/common/user/session', 'signedIn'],
+  ['POST /api/userext/v1.0/common/user/session', 'public'],
   ['POST /api/user/v1.0/userinfo/getUser', 'signedIn'],
   // account
   ['POST /api/user/v1.0/userinfo/getProfile', 'signedIn'],

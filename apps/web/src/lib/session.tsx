@@ -1,20 +1,15 @@
-import { CODE, logoutCall, type SessionInfo, sessionCall } from '@dzy/shared';
+import { logoutCall, type SessionInfo, sessionCall } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import { clearClientState, SESSION_KEY } from './client-state';
 import { queryClient } from './query-client';
-import { ApiError, call } from './request';
+import { call } from './request';
 
 export { SESSION_KEY };
 
-/** The current session, or null when nobody is signed in. */
+/** The current session, or null when nobody is signed in (a quiet answer, not a refusal). */
 export async function fetchSession(): Promise<SessionInfo | null> {
-  try {
-    return await call(sessionCall, {}, { handle: [CODE.SESSION_EXPIRED] });
-  } catch (err) {
-    if (err instanceof ApiError && err.code === CODE.SESSION_EXPIRED) return null;
-    throw err;
-  }
+  return (await call(sessionCall, {})) ?? null;
 }
 
 export function useSession() {

@@ -121,7 +121,7 @@ export const authModule: ServerModule = {
       return null;
     }),
 
-    serve(sessionCall, async ({ session }) => sessionInfo(session)),
+    serve(sessionCall, async ({ session }) => (session ? sessionInfo(session) : null)),
 
     serve(getUserCall, async ({ body, session, tx }) => {
       if (body.id === undefined && body.phone === undefined) {
