@@ -235,7 +235,7 @@ export function FeePage() {
       title: '应收日期 / 账期',
       dataIndex: 'dueDate',
       key: 'dueDate',
-      width: 140,
+      width: 150,
       sorter: true,
       sortOrder: sortOrderOf('dueDate'),
       render: (v: string, r) => (
