@@ -206,7 +206,7 @@ describe('defaults that let a new agency work', () => {
     await drawer.getByRole('button', { name: /查看明文/ }).click();
     await visible(dialog);
     await dialog.getByLabel('查看原因').fill('核对个税申报密码');
-    await dialog.getByRole('radio', { name: '短信验证码' }).check();
+    await dialog.getByRole('radio', { name: '短信验证' }).check();
     await visible(dialog.getByText('138****0000'));
     await dialog.getByRole('button', { name: /获取验证码/ }).click();
     await visible(dialog.getByRole('button', { name: /s后重新获取/ }));

@@ -136,8 +136,8 @@ export function CredentialRevealDialog({
         <Form.Item name="way" label="验证方式">
           <Radio.Group
             options={[
-              { value: 'password', label: '登录密码', disabled: !session.token.hasPassword },
-              { value: 'sms', label: '短信验证码' },
+              { value: 'password', label: '密码验证', disabled: !session.token.hasPassword },
+              { value: 'sms', label: '短信验证' },
             ]}
             onChange={() => setRefusal(null)}
           />
