@@ -8,6 +8,10 @@ export const bookCountSchema = z.object({
   curQyCount: z.number(),
   curYearMonthJzCount: z.number(),
   staffCount: z.number(),
+  /** Clients in the caller's data scope (all of the agency's for an administrator). */
+  scopeQyCount: z.number(),
+  /** Whether the caller's scope is the whole agency (administrator or special permission). */
+  wholeAgency: z.boolean(),
 });
 
 export const getQyBookCountInfoCall = defineCall({

@@ -3,6 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { enterprises, memberships, organisations } from '../../db/schema/index.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
+import { visible } from '../customer/customer.repo.js';
 
 export const dashboardModule: ServerModule = {
   name: 'dashboard',
@@ -19,12 +20,14 @@ export const dashboardModule: ServerModule = {
           jzxzsl: organisations.licenceLedgers,
           curQyCount: sql<number>`(select count(*)::int from ${enterprises} where ${and(eq(enterprises.agencyId, agencyId), isNull(enterprises.deletedAt))})`,
           staffCount: sql<number>`(select count(distinct ${memberships.userId})::int from ${memberships} where ${eq(memberships.orgId, agencyId)})`,
+          // What 我的客户 lists for the caller: the counts must not reveal more than the book shows.
+          scopeQyCount: sql<number>`(select count(*)::int from ${enterprises} where ${visible(session, agencyId)})`,
         })
         .from(organisations)
         .where(eq(organisations.id, agencyId));
       if (!row) throw new AppError(CODE.NOT_FOUND, '代理机构不存在或无权访问');
       // No ledgers are kept until the bookkeeping module exists.
-      return { ...row, curYearMonthJzCount: 0 };
+      return { ...row, curYearMonthJzCount: 0, wholeAgency: session.isAdmin || session.role === 1 };
     }),
   ],
 };

@@ -121,19 +121,29 @@ function Counts({ orgId }: { orgId: number }) {
     );
   }
 
-  const c = counts.data ?? { qyxzsl: null, jzxzsl: null, curQyCount: 0, curYearMonthJzCount: 0, staffCount: 0 };
+  const c = counts.data ?? {
+    qyxzsl: null,
+    jzxzsl: null,
+    curQyCount: 0,
+    curYearMonthJzCount: 0,
+    staffCount: 0,
+    scopeQyCount: 0,
+    wholeAgency: true,
+  };
   const qyPct = usagePercent(c.curQyCount, c.qyxzsl);
   const jzPct = usagePercent(c.curYearMonthJzCount, c.jzxzsl);
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} sm={12} xl={6}>
         <StatCard
-          title="客户数"
-          value={formatCount(c.curQyCount)}
+          title={c.wholeAgency ? '客户数' : '我负责的客户'}
+          value={formatCount(c.wholeAgency ? c.curQyCount : c.scopeQyCount)}
           icon={<TeamOutlined />}
           color="#1677ff"
           footer={
-            qyPct === null ? (
+            !c.wholeAgency ? (
+              <span>按您的数据权限统计</span>
+            ) : qyPct === null ? (
               <span>授权不限量</span>
             ) : (
               <>
