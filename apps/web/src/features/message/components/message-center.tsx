@@ -6,6 +6,7 @@ import {
   type MessageListItem,
   markNewsKnownCall,
   messageLink,
+  type NewsItem,
   NO_MESSAGE_TEXT,
   selectAnnouncementsCall,
   selectMsgListCall,
@@ -142,7 +143,16 @@ function AnnouncementList({ page, onPage }: { page: number; onPage: (p: number) 
 }
 
 /**
- * 消息管理 (foundation.md §2): 870 px, closed only by its close button, four tabs; opens on 派工消息; a tab
+ * The tab to open on: 派工消息 (the spec's default) unless the unread messages the bell knows of are all
+ * 系统消息, so that a user opening the centre for an unread message lands where it is.
+ */
+function unreadTab(unread: readonly NewsItem[]): Tab {
+  if (unread.some((m) => m.msgStyleBig === 1)) return '0';
+  return unread.some((m) => m.msgStyleBig === 2) ? '1' : '0';
+}
+
+/**
+ * 消息管理 (foundation.md §2): 870 px, closed only by its close button, four tabs; opens on 派工消息 or, when the unread are all 系统消息, there; a tab
  * switch starts again at page 1 and reloads.
  */
 export function MessageCenter() {
@@ -153,7 +163,7 @@ export function MessageCenter() {
 
   useEffect(() => {
     if (!open) return;
-    setTab('0');
+    setTab(unreadTab(queryClient.getQueryData<{ list: NewsItem[] } | null>(MESSAGE_KEYS.news)?.list ?? []));
     setPage(1);
     void queryClient.invalidateQueries({ queryKey: MESSAGE_KEYS.all });
   }, [open, queryClient]);
