@@ -122,7 +122,7 @@ describe('报税检查 /declare/bssz', () => {
     await page.getByRole('button', { name: '开始检查' }).click();
     const picker = page.getByRole('dialog', { name: '选择企业' });
     await visible(picker);
-    await picker.getByRole('button', { name: /确\s*定/ }).click();
+    await picker.getByRole('button', { name: /^开始检查/ }).click();
     await visible(page.getByText('请选择企业'));
     await picker.getByRole('button', { name: /取\s*消/ }).click();
     await page.getByText(/^全部企业/).click();

@@ -17,11 +17,14 @@ export function EnterprisePicker({
   initial,
   onCancel,
   onOk,
+  okLabel = '确定',
 }: {
   open: boolean;
   initial: ChooserItem[];
   onCancel: () => void;
   onOk: (chosen: ChooserItem[]) => void;
+  /** What confirming does, on the button before the count (default 确定). */
+  okLabel?: string;
 }) {
   const [q, setQ] = useState('');
   const [pageNum, setPageNum] = useState(1);
@@ -53,7 +56,7 @@ export function EnterprisePicker({
       width={720}
       onCancel={onCancel}
       onOk={ok}
-      okText={`确定${chosen.length > 0 ? `（已选 ${chosen.length} 家）` : ''}`}
+      okText={`${okLabel}${chosen.length > 0 ? `（已选 ${chosen.length} 家）` : ''}`}
       cancelText="取消"
       destroyOnHidden
     >

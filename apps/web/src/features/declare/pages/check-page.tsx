@@ -74,13 +74,13 @@ function CheckPageBody() {
   const running = m.isChecks === IS_CHECKS.started;
   const maxMonth = dayjs(`${defaultSsq()}-01`);
 
-  const start = () => {
-    if (scope === 'selected' && chosen.length === 0) {
-      setPicking(true);
-      return;
-    }
-    void m.start({ ssq: ssq.format('YYYY-MM'), scope, aeiIds: scope === 'selected' ? chosen.map((c) => c.id) : [] });
+  const run = (list: ChooserItem[]) => {
+    void m.start({ ssq: ssq.format('YYYY-MM'), scope, aeiIds: scope === 'selected' ? list.map((c) => c.id) : [] });
     setTab('results');
+  };
+  const start = () => {
+    if (scope === 'selected' && chosen.length === 0) setPicking(true);
+    else run(chosen);
   };
   const stop = () =>
     modal.confirm({
@@ -199,9 +199,12 @@ function CheckPageBody() {
         open={picking}
         initial={chosen}
         onCancel={() => setPicking(false)}
+        // Choosing enterprises here is for checking them: confirming the choice starts the check.
+        okLabel="开始检查"
         onOk={(list) => {
           setChosen(list);
           setPicking(false);
+          run(list);
         }}
       />
     </Space>
