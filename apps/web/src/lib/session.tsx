@@ -30,11 +30,35 @@ export function getSignOutExit(): SignOutExit | null {
   return pendingExit;
 }
 
+/**
+ * The other tabs of this browser share the session cookie: a sign-out or a sign-in as someone else in one
+ * tab is told to the rest at once, so none keeps showing the previous user's client data.
+ */
+type TabNews = { kind: 'signed-out' } | { kind: 'signed-in'; userId: number };
+const tabs = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('dzy-session');
+
+function forgetHere(exit: SignOutExit): void {
+  forgetHere(exit);
+  tabs?.postMessage({ kind: 'signed-out' } satisfies TabNews);
+}
+
+tabs?.addEventListener('message', (e: MessageEvent<TabNews>) => {
+  const mine = queryClient.getQueryData<SessionInfo | null>(SESSION_KEY);
+  if (e.data.kind === 'signed-out') {
+    if (mine) forgetHere({ notice: '您已在其他页面退出登录。' });
+  } else if (mine?.token.id !== e.data.userId) {
+    // Someone (else) signed in elsewhere: read the session the cookie now holds.
+    clearClientState();
+    void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+  }
+});
+
 /** Stores a fresh session (after login or registration), dropping anything cached for a previous user. */
 export function setSignedIn(info: SessionInfo): void {
   pendingExit = null;
   clearClientState();
   queryClient.setQueryData(SESSION_KEY, info);
+  tabs?.postMessage({ kind: 'signed-in', userId: info.token.id } satisfies TabNews);
 }
 
 /** Ends the session on the server (best effort) and in the client; the route guard then shows /login. */
@@ -44,9 +68,8 @@ export async function signOut(exit: SignOutExit = {}): Promise<void> {
   } catch {
     // Already signed out or unreachable: the client forgets the session either way.
   }
-  pendingExit = exit;
-  clearClientState();
-  queryClient.setQueryData(SESSION_KEY, null);
+  forgetHere(exit);
+  tabs?.postMessage({ kind: 'signed-out' } satisfies TabNews);
 }
 
 const SessionContext = createContext<SessionInfo | null>(null);
