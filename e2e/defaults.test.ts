@@ -189,7 +189,8 @@ describe('defaults that let a new agency work', () => {
     await dialog.getByLabel('查看原因').fill('客户委托本月增值税申报');
     await dialog.getByLabel('登录密码').fill('Wrong@2026');
     await ok.click();
-    await visible(dialog.getByText(REVEAL_MSG.wrongPassword));
+    // The password is checked with scrypt on the server: give a loaded machine time.
+    await dialog.getByText(REVEAL_MSG.wrongPassword).waitFor({ state: 'visible', timeout: 45_000 });
     await admin.setViewportSize({ width: 1024, height: 768 });
     await snap(admin, 'reveal-dialog-1024');
     await admin.setViewportSize({ width: 1440, height: 900 });
