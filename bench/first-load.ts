@@ -194,8 +194,12 @@ async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<voi
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
+  const exited = new Promise<never>((_, fail) =>
+    server.once('exit', (code) => fail(new Error(`the server stopped (exit ${code}): is apps/server/build built?`))),
+  );
   // A fresh embedded database migrates and seeds first: on a busy machine that takes a while.
-  await waitForHealth(`${baseUrl}/api/health`, 180_000);
+  await Promise.race([waitForHealth(`${baseUrl}/api/health`, 180_000), exited]);
+  exited.catch(() => {});
   return {
     baseUrl,
     async stop() {
