@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCall } from './call.js';
 import { AMOUNT_RE } from './contract-template.js';
 import { cursorField, pageCursorsSchema } from './paging.js';
-import { stripSpaces } from './validators.js';
+import { normalizeTaxNumber, stripSpaces } from './validators.js';
 
 /**
  * Contracts (business.md §3 contract status item and reminder settings, §4 contract actions and warning
@@ -395,7 +395,7 @@ export const contractByQyshCall = defineCall({
   summary: '合同：按税号查企业的合同（406 表示没有）',
   access: 'contract:list:view',
   body: z.strictObject({
-    qysh: z.string().transform(stripSpaces).pipe(z.string().min(6, '请输入企业税号').max(20, '税号为6-20位')),
+    qysh: z.string().transform(normalizeTaxNumber).pipe(z.string().min(6, '请输入企业税号').max(20, '税号为6-20位')),
     ...sentAgency,
   }),
   data: z.array(contractItemSchema),

@@ -7,7 +7,7 @@ import {
   checkMobile,
   checkTaxNumber,
   isValidUscc,
-  stripSpaces,
+  normalizeTaxNumber,
   TAX_NUMBER_DIALOG_MSG,
 } from './validators.js';
 
@@ -112,10 +112,10 @@ const paging = {
 
 const regionCode = z.string().regex(/^(\d{6})?$/, '地区编码为6位数字');
 
-/** Tax number as typed: whitespace removed, then 6-20 letters or digits. */
+/** Tax number as typed: whitespace removed, upper case, then 6-20 letters or digits. */
 export const qyshSchema = z
   .string()
-  .transform(stripSpaces)
+  .transform(normalizeTaxNumber)
   .superRefine((v, ctx) => {
     const msg = checkTaxNumber(v);
     if (msg) ctx.addIssue({ code: 'custom', message: msg === '请输入税号' ? '请输入企业税号' : msg });
@@ -123,7 +123,7 @@ export const qyshSchema = z
 
 /** A warning (not a refusal) for an 18-character tax number whose check character is wrong. */
 export function qyshWarning(qysh: string): string | null {
-  const v = stripSpaces(qysh).toUpperCase();
+  const v = normalizeTaxNumber(qysh);
   return v.length === 18 && !isValidUscc(v) ? CUSTOMER_MSG.usccWarning : null;
 }
 
@@ -179,7 +179,7 @@ export const credentialInputSchema = z.strictObject({
   agent_login_password: z.string().max(64, '代理登录密码不能超过64个字符').optional(),
   agent_login_qysh: z
     .string()
-    .transform(stripSpaces)
+    .transform(normalizeTaxNumber)
     .refine((v) => v === '' || checkTaxNumber(v) === null, '代理机构税号为6-20位数字或字母')
     .optional(),
 });
@@ -593,7 +593,7 @@ export const updateQyshCall = defineCall({
           id: idSchema,
           qysh: z
             .string()
-            .transform(stripSpaces)
+            .transform(normalizeTaxNumber)
             .refine((v) => /^[A-Za-z0-9]{6,20}$/.test(v), TAX_NUMBER_DIALOG_MSG),
         }),
       )

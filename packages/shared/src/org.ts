@@ -3,7 +3,7 @@ import { orgTypeSchema, type SessionInfo, sessionInfoSchema } from './auth.js';
 import { defineCall } from './call.js';
 import { cursorField, pageCursorsSchema } from './paging.js';
 import { hasPerm } from './permissions.js';
-import { mobileSchema, stripSpaces } from './validators.js';
+import { mobileSchema, normalizeTaxNumber } from './validators.js';
 
 /**
  * Organisations, switching, agency applications, white-list orders and region rules
@@ -175,7 +175,7 @@ export const agencyApplyCall = defineCall({
     agencyName: agencyNameSchema,
     agencyTax: z
       .string({ error: '请输入代理所税号' })
-      .transform(stripSpaces)
+      .transform(normalizeTaxNumber)
       .pipe(z.string().min(1, '请输入代理所税号').regex(AGENCY_TAX_RE, '税号为6-20位数字或字母')),
     address: addressSchema,
     agencyScale: scaleSchema('请选择机构规模'),

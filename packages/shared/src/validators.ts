@@ -35,6 +35,18 @@ export function checkAltPassword(v: string): string | null {
 /** Removes every whitespace character (including the full-width space); tax numbers are stripped before checking. */
 export const stripSpaces = (v: string): string => v.replace(/\s+/g, '');
 
+/**
+ * Full-width letters and digits (what a Chinese input method types) as their ASCII forms, and the
+ * ideographic space as a space. Punctuation stays as typed: （） belong in company names.
+ */
+export const halfWidth = (v: string): string =>
+  v
+    .replace(/[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/\u3000/g, ' ');
+
+/** A tax number as people paste it (spaces, lower case, full width) in the one form it is kept in. */
+export const normalizeTaxNumber = (v: string): string => stripSpaces(halfWidth(v)).toUpperCase();
+
 /** Warning of the missing-tax-number dialog (business.md §5). */
 export const TAX_NUMBER_DIALOG_MSG = '税号为6-20位，请输入符合规范的税号';
 
@@ -122,11 +134,14 @@ export const checked = (check: (v: string) => string | null) =>
     if (msg) ctx.addIssue({ code: 'custom', message: msg });
   });
 
-export const mobileSchema = checked(checkMobile);
+/** As `checked`, for codes people paste with spaces (phone numbers, SMS codes): the spaces are dropped first. */
+const compactChecked = (check: (v: string) => string | null) => z.string().transform(stripSpaces).pipe(checked(check));
+
+export const mobileSchema = compactChecked(checkMobile);
 export const passwordSchema = checked(checkPassword);
-export const smsCodeSchema = checked(checkSmsCode);
+export const smsCodeSchema = compactChecked(checkSmsCode);
 export const altPasswordSchema = checked(checkAltPassword);
-export const taxNumberSchema = checked(checkTaxNumber);
+export const taxNumberSchema = z.string().transform(normalizeTaxNumber).pipe(checked(checkTaxNumber));
 export const usccSchema = checked(checkUscc);
 export const idCardSchema = checked(checkIdCard);
 export const emailSchema = checked(checkEmail);

@@ -1,4 +1,4 @@
-import { type BureauClient, type CallDef, CODE, hasPerm, MENUS, MSG } from '@dzy/shared';
+import { type BureauClient, type CallDef, CODE, halfWidth, hasPerm, MENUS, MSG } from '@dzy/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
@@ -106,7 +106,7 @@ export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly 
             throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
           }
         }
-        const parsed = def.body.safeParse(req.body ?? {});
+        const parsed = def.body.safeParse(asTyped(req.body ?? {}));
         if (!parsed.success) throw validationError(parsed.error);
         // sessionIn left the transaction scoped to this caller (a new transaction without a session has
         // no scope at all, which row-level security reads as nobody): no further round trip needed.
@@ -133,4 +133,18 @@ export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly 
       return { code: CODE.OK, msg: MSG.ok, data: result ?? null };
     });
   }
+}
+
+/** Keys whose values are secrets, taken exactly as typed. */
+const SECRET_KEY = /pass|pwd/i;
+
+/**
+ * A body as the person meant it: full-width letters and digits (an input method's) made ASCII in every
+ * string, so 税号, phone numbers and codes typed that way are found and accepted (validators.halfWidth).
+ */
+function asTyped(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return halfWidth(value);
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => asTyped(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? v : asTyped(v, depth + 1)]));
 }

@@ -1,4 +1,4 @@
-import { checkMobile, checkPassword, checkSmsCode } from '@dzy/shared';
+import { checkMobile, checkPassword, checkSmsCode, halfWidth, normalizeTaxNumber, stripSpaces } from '@dzy/shared';
 import type { FormRule } from 'antd';
 
 /** An antd form rule from one of the shared validators, so the form says what the server would. */
@@ -11,8 +11,14 @@ export function ruleOf(check: (value: string) => string | null): FormRule {
   };
 }
 
-export const mobileRule = ruleOf(checkMobile);
-export const smsCodeRule = ruleOf(checkSmsCode);
+/** Phone numbers and codes are checked as the server reads them: spaces dropped, full width made ASCII. */
+const compact = (check: (value: string) => string | null) => (v: string) => check(stripSpaces(halfWidth(v)));
+
+export const mobileRule = ruleOf(compact(checkMobile));
+export const smsCodeRule = ruleOf(compact(checkSmsCode));
+
+/** Form.Item `normalize` of a tax-number field: what is pasted shows at once as it will be kept. */
+export const taxNumberInput = (value: unknown) => (typeof value === 'string' ? normalizeTaxNumber(value) : value);
 
 /** The password rule checks the value as typed: spaces count. */
 export const passwordRule: FormRule = {

@@ -8,16 +8,16 @@ import {
   type ReceivableItem,
   type receivableFilterSchema,
 } from '@dzy/shared';
-import { and, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
 import { countOf, type Sort } from '../../db/paging.js';
 import { charges, contracts, enterprises, receivables, specialPermissions, users } from '../../db/schema/index.js';
 import { dataScope } from '../../lib/data-scope.js';
+import { likeTerm, nameOrTaxNumber } from '../../lib/search.js';
 import { AppError } from '../../plugins/errors.js';
 import type { SessionCtx } from '../../plugins/session.js';
-import { likeTerm } from '../role/member.repo.js';
 
 export type ReceivableFilterOut = z.output<typeof receivableFilterSchema>;
 export type ChargeFilterOut = z.output<typeof chargeFilterSchema>;
@@ -94,10 +94,7 @@ function statusWhere(status: ReceivableFilterOut['feeStatus'], today: string): S
 
 function commonWhere(f: ReceivableFilterOut | ChargeFilterOut): (SQL | undefined)[] {
   const conds: (SQL | undefined)[] = [];
-  if (f.keyword) {
-    const term = likeTerm(f.keyword);
-    conds.push(or(ilike(enterprises.qymc, term), ilike(enterprises.qysh, term)));
-  }
+  conds.push(nameOrTaxNumber(enterprises.qymc, enterprises.qysh, f.keyword));
   if (f.contractNo) conds.push(ilike(contracts.contractNo, likeTerm(f.contractNo)));
   if (f.contractUserId) conds.push(eq(contracts.contractUserId, f.contractUserId));
   if (f.contractId) conds.push(eq(contracts.id, f.contractId));

@@ -12,8 +12,8 @@ import { and, asc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { listPage, type Sort } from '../../db/paging.js';
 import { contractTemplateLines, contractTemplates, serviceItems } from '../../db/schema/index.js';
+import { likeTerm } from '../../lib/search.js';
 import { AppError } from '../../plugins/errors.js';
-import { likeTerm } from '../role/member.repo.js';
 
 type ServiceRow = typeof serviceItems.$inferSelect;
 type TemplateRow = typeof contractTemplates.$inferSelect;

@@ -22,9 +22,10 @@ import {
 import { and, asc, eq, ilike } from 'drizzle-orm';
 import { contractTemplates, serviceItems } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
+import { likeTerm } from '../../lib/search.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import { isUniqueViolation, likeTerm, tenantOf } from '../role/member.repo.js';
+import { isUniqueViolation, tenantOf } from '../role/member.repo.js';
 import { contractTemplateFileRoutes } from './contract-template.files.js';
 import {
   requireServiceItem,

@@ -1,9 +1,9 @@
 import { type ContractFilter, type ContractItem, fenToYuan } from '@dzy/shared';
-import { and, asc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import type { Sort } from '../../db/paging.js';
 import { contractLines, contracts, enterprises, receivables, users } from '../../db/schema/index.js';
-import { likeTerm } from '../role/member.repo.js';
+import { likeTerm, nameOrTaxNumber } from '../../lib/search.js';
 import type { ContractAccess } from './contract.repo.js';
 import { addDays, daysBetween } from './contract-dates.js';
 import { contractWarningsOf } from './contract-status.js';
@@ -15,10 +15,7 @@ export const EXPIRING_DAYS = 30;
 export function contractWhere(access: ContractAccess, f: ContractFilter, today: string): SQL {
   const conds: (SQL | undefined)[] = [eq(contracts.agencyId, access.agencyId), access.see];
   if (f.contractNo) conds.push(ilike(contracts.contractNo, likeTerm(f.contractNo)));
-  if (f.keyword) {
-    const term = likeTerm(f.keyword);
-    conds.push(or(ilike(enterprises.qymc, term), ilike(enterprises.qysh, term)));
-  }
+  conds.push(nameOrTaxNumber(enterprises.qymc, enterprises.qysh, f.keyword));
   if (f.aeiId) conds.push(eq(contracts.enterpriseId, f.aeiId));
   if (f.contractUserId) conds.push(eq(contracts.contractUserId, f.contractUserId));
   if (f.periodFrom) conds.push(sql`${contracts.endDate} >= ${f.periodFrom}::date`);

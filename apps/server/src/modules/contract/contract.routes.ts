@@ -22,7 +22,7 @@ import {
   saveReminderSettingsCall,
   updateContractStatusCall,
 } from '@dzy/shared';
-import { and, asc, desc, eq, ilike, ne, or } from 'drizzle-orm';
+import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import { countOf, pageIds } from '../../db/paging.js';
 import {
   contractLines,
@@ -34,10 +34,10 @@ import {
   users,
 } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
+import { nameOrTaxNumber } from '../../lib/search.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
-import { likeTerm } from '../role/member.repo.js';
 import {
   type ContractAccess,
   contractAccess,
@@ -216,11 +216,10 @@ export const contractModule: ServerModule = {
 
     serve(contractEnterprisesCall, async ({ body, session, tx }) => {
       const where = await enterpriseScope(tx, session);
-      const term = body.keyword ? likeTerm(body.keyword) : null;
       const rows = await tx
         .select({ id: enterprises.id, qymc: enterprises.qymc, qysh: enterprises.qysh })
         .from(enterprises)
-        .where(and(where, term ? or(ilike(enterprises.qymc, term), ilike(enterprises.qysh, term)) : undefined))
+        .where(and(where, nameOrTaxNumber(enterprises.qymc, enterprises.qysh, body.keyword)))
         .orderBy(asc(enterprises.qymc))
         .limit(200);
       if (rows.length === 0) return new Answer(CODE.EMPTY, CONTRACT_MSG.noCustomers, []);

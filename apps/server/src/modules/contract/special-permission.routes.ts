@@ -19,10 +19,11 @@ import type { Queryable } from '../../db/client.js';
 import { departments, memberships, specialPermissions, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { dataScope } from '../../lib/data-scope.js';
+import { likeTerm } from '../../lib/search.js';
 import { type Served, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import type { SessionCtx } from '../../plugins/session.js';
-import { isAgencyMember, likeTerm } from '../role/member.repo.js';
+import { isAgencyMember } from '../role/member.repo.js';
 import { specialLevelOf, tenantOf } from './contract.repo.js';
 
 type Area = SpecialArea;

@@ -1,14 +1,14 @@
 import { CODE, type CustomerItem, type customerFilterSchema, HYDJ_NAMES } from '@dzy/shared';
-import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
 import { listPage, type Sort } from '../../db/paging.js';
 import { enterpriseContacts, enterpriseLabels, enterprises, grades, labels, users } from '../../db/schema/index.js';
 import { dataScope } from '../../lib/data-scope.js';
+import { nameOrTaxNumber } from '../../lib/search.js';
 import { AppError } from '../../plugins/errors.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { regionText } from '../org/regions.js';
-import { likeTerm } from '../role/member.repo.js';
 
 export type EnterpriseRow = typeof enterprises.$inferSelect;
 export type CustomerFilterOut = z.output<typeof customerFilterSchema>;
@@ -59,10 +59,7 @@ export async function requireEnterprise(tx: Queryable, session: SessionCtx, id: 
 /** The list's filter (business.md §2 search bar), inside what the caller may see. */
 export function customerWhere(session: SessionCtx, agencyId: number, f: CustomerFilterOut): SQL {
   const conds: (SQL | undefined)[] = [visible(session, agencyId)];
-  if (f.keyword) {
-    const term = likeTerm(f.keyword);
-    conds.push(or(ilike(enterprises.qymc, term), ilike(enterprises.qysh, term)));
-  }
+  conds.push(nameOrTaxNumber(enterprises.qymc, enterprises.qysh, f.keyword));
   if (f.qyxz) conds.push(eq(enterprises.qyxz, f.qyxz));
   if (f.sssf) conds.push(eq(enterprises.sssf, f.sssf));
   if (f.ssds) conds.push(eq(enterprises.ssds, f.ssds));

@@ -35,7 +35,7 @@ import {
   updateMemoryCall,
   updateQyshCall,
 } from '@dzy/shared';
-import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { countOf, listPage, NO_CURSORS, pageIds } from '../../db/paging.js';
 import {
   accessLog,
@@ -54,9 +54,10 @@ import {
   users,
 } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
+import { nameOrTaxNumber } from '../../lib/search.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
-import { isAgencyMember, isUniqueViolation, likeTerm, requireMembers } from '../role/member.repo.js';
+import { isAgencyMember, isUniqueViolation, requireMembers } from '../role/member.repo.js';
 import { credentialRevealCalls } from './credential-reveal.js';
 import { customerFileRoutes, removeAttachmentFiles } from './customer.files.js';
 import { importJob } from './customer.jobs.js';
@@ -302,10 +303,9 @@ export const customerModule: ServerModule = {
 
     serve(recycleListCall, async ({ body, session, tx }) => {
       const agencyId = agencyOf(session);
-      const term = body.keyword ? likeTerm(body.keyword) : null;
       const where = and(
         visible(session, agencyId, true),
-        term ? or(ilike(enterprises.qymc, term), ilike(enterprises.qysh, term)) : undefined,
+        nameOrTaxNumber(enterprises.qymc, enterprises.qysh, body.keyword),
         body.qyxz ? eq(enterprises.qyxz, body.qyxz) : undefined,
         body.allocateUser === undefined
           ? undefined
@@ -644,10 +644,9 @@ export const customerModule: ServerModule = {
 
     serve(chooserListCall, async ({ body, session, tx }) => {
       if (session.agencyId === null) return { list: [], total: 0, cursor: NO_CURSORS };
-      const term = body.qymc ? likeTerm(body.qymc) : null;
       const where = and(
         visible(session, session.agencyId),
-        term ? or(ilike(enterprises.qymc, term), ilike(enterprises.qysh, term)) : undefined,
+        nameOrTaxNumber(enterprises.qymc, enterprises.qysh, body.qymc),
       );
       const { pageNum, pageSize, cursor, ...filter } = body;
       const sort = { name: 'qymc', keys: [enterprises.qymc, enterprises.id], desc: false };

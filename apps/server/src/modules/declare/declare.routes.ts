@@ -12,18 +12,18 @@ import {
   failCheckListCall,
   lastCheckInfoCall,
 } from '@dzy/shared';
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, like, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, ne, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { listPage, type Sort } from '../../db/paging.js';
 import { checkBatches, checkResults, enterprises, jobs, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { dataScope } from '../../lib/data-scope.js';
+import { nameOrTaxNumber } from '../../lib/search.js';
 import { type Served, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { contractBlocks } from '../contract/contract-status.js';
-import { likeTerm } from '../role/member.repo.js';
 import { checkJob, publishRate } from './check.jobs.js';
 import {
   agencyOf,
@@ -226,12 +226,11 @@ async function listResults(
 ) {
   const b = await requireBatch(tx, session, body.batchId);
   const { pageNum, pageSize, cursor, ...filter } = body;
-  const term = body.keyword ? likeTerm(body.keyword) : null;
   const where = and(
     eq(checkResults.batchId, b.id),
     failedOnly ? ne(checkResults.msgType, 1) : undefined,
     !failedOnly && body.msg_type !== undefined ? eq(checkResults.msgType, body.msg_type) : undefined,
-    term ? or(ilike(checkResults.qymc, term), ilike(checkResults.qysh, term)) : undefined,
+    nameOrTaxNumber(checkResults.qymc, checkResults.qysh, body.keyword),
   ) as SQL;
   const page = await listPage(
     tx,

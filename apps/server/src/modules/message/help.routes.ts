@@ -12,12 +12,13 @@ import {
   serviceEntListCall,
   updateChatSessionCall,
 } from '@dzy/shared';
-import { and, asc, desc, eq, gt, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Queryable, setScope } from '../../db/client.js';
 import { listPage, NO_CURSORS } from '../../db/paging.js';
 import { chatSessions, enterprises, hotlines, memberships, organisations, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { dataScope } from '../../lib/data-scope.js';
+import { nameOrTaxNumber } from '../../lib/search.js';
 import { serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
 import type { SessionCtx } from '../../plugins/session.js';
@@ -25,8 +26,6 @@ import { requireOperator } from './announcement.routes.js';
 
 /** A chat session waits this long for the user; an older unanswered one is no longer offered. */
 export const CHAT_PENDING_MS = 30 * 60_000;
-
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const requireAgency = (session: SessionCtx): number => {
   if (session.agencyId === null) throw new AppError(CODE.BAD_REQUEST, '请先加入或创建代理机构');
@@ -171,7 +170,7 @@ export const helpCalls = [
       eq(enterprises.agencyId, agencyId),
       isNull(enterprises.deletedAt),
       dataScope(session, enterprises.allocateUser),
-      q ? or(ilike(enterprises.qymc, contains(q)), ilike(enterprises.qysh, contains(q))) : undefined,
+      nameOrTaxNumber(enterprises.qymc, enterprises.qysh, q),
     );
     const { pageNum, pageSize, cursor, ...filter } = body;
     // By name in the index's order (enterprises_agency_name_id_idx), as the enterprise chooser.

@@ -77,7 +77,6 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /** Escapes LIKE wildcards in a search term. */
-export const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Colleagues' phones are shown in full only to the administrator and to the member themself (as on the staff page). */
 export const shownPhone = (session: SessionCtx, m: { userId: number; phone: string }) =>

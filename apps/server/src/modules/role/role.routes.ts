@@ -13,17 +13,10 @@ import { and, asc, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizz
 import { listPage, type Sort } from '../../db/paging.js';
 import { membershipRoles, memberships, roles, stationMembers, stations, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
+import { likeTerm } from '../../lib/search.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import {
-  isAgencyMember,
-  isUniqueViolation,
-  likeTerm,
-  requireAll,
-  requireMembers,
-  shownPhone,
-  tenantOf,
-} from './member.repo.js';
+import { isAgencyMember, isUniqueViolation, requireAll, requireMembers, shownPhone, tenantOf } from './member.repo.js';
 import { backfillDefaultRole, buildPermTree, requireRole, roleMemberCount, roleNames } from './role.service.js';
 
 export const ROLE_NAME_TAKEN = '角色名称已存在';

@@ -12,12 +12,12 @@ import type { Queryable } from '../../db/client.js';
 import { listPage, type Sort } from '../../db/paging.js';
 import { memberships, stationMembers, stations, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
+import { likeTerm } from '../../lib/search.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import {
   isAgencyMember,
   isUniqueViolation,
-  likeTerm,
   requireMembers,
   selectMembers,
   shownPhone,

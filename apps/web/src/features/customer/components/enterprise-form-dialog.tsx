@@ -41,7 +41,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useHasPerm } from '../../../components/auth';
 import { toast } from '../../../lib/feedback';
-import { ruleOf } from '../../../lib/form-rules';
+import { ruleOf, taxNumberInput } from '../../../lib/form-rules';
 import { call } from '../../../lib/request';
 import { useSessionInfo } from '../../../lib/session';
 import { CUSTOMER_KEYS, useAllocateUsers, useGrades, useLabels } from '../api';
@@ -300,12 +300,12 @@ export function EnterpriseFormDialog({
           name="qysh"
           required
           label="企业税号"
-          normalize={(v: string) => (v ?? '').replace(/\s+/g, '').toUpperCase()}
+          normalize={taxNumberInput}
           rules={[ruleOf((x) => (x ? checkTaxNumber(stripSpaces(x)) : '请输入企业税号'))]}
           validateStatus={warning ? 'warning' : undefined}
           help={warning ?? undefined}
         >
-          <Input placeholder="统一社会信用代码或纳税人识别号，6-20位" maxLength={24} />
+          <Input placeholder="统一社会信用代码或纳税人识别号，6-20位" />
         </Form.Item>
       </Col>
       <Col span={12}>
@@ -612,10 +612,10 @@ export function EnterpriseFormDialog({
           <Form.Item
             name={['credentials', 'agent_login_qysh']}
             label="代理机构税号"
-            normalize={(v: string) => (v ?? '').replace(/\s+/g, '').toUpperCase()}
+            normalize={taxNumberInput}
             rules={[ruleOf((x) => (x ? checkTaxNumber(x) : null))]}
           >
-            <Input placeholder="6-20位" maxLength={24} />
+            <Input placeholder="6-20位" />
           </Form.Item>
         </Col>
       </Row>

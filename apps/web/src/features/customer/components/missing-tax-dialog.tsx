@@ -1,4 +1,4 @@
-import { CUSTOMER_MSG, noQyshListCall, stripSpaces, updateQyshCall } from '@dzy/shared';
+import { CUSTOMER_MSG, noQyshListCall, normalizeTaxNumber, stripSpaces, updateQyshCall } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Modal, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -106,10 +106,9 @@ export function MissingTaxDialog() {
             render: (_: unknown, r) => (
               <Input
                 value={values[r.id] ?? ''}
-                onChange={(e) => change(r.id, e.target.value)}
+                onChange={(e) => change(r.id, normalizeTaxNumber(e.target.value))}
                 onBlur={() => check(r.id)}
                 placeholder="请输入6-20位税号"
-                maxLength={24}
                 aria-label={`${r.qymc}的税号`}
               />
             ),

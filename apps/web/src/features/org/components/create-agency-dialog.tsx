@@ -6,12 +6,12 @@ import {
   agencyApplyCall,
   CODE,
   selectPersonalAgencyInfoCall,
-  stripSpaces,
 } from '@dzy/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Cascader, Col, Form, Input, Modal, Row, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { toast } from '../../../lib/feedback';
+import { taxNumberInput } from '../../../lib/form-rules';
 import { ApiError, call } from '../../../lib/request';
 import { loadRegions, ORG_KEYS, useAgencyRelation } from '../api';
 
@@ -185,13 +185,13 @@ export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: 
         <Form.Item
           label="代理所税号"
           name="agencyTax"
-          normalize={(v: string) => stripSpaces(v ?? '').toUpperCase()}
+          normalize={taxNumberInput}
           rules={[
             { required: true, message: '请输入代理所税号' },
             { pattern: AGENCY_TAX_RE, message: '税号为6-20位数字或字母', validateTrigger: 'onBlur' },
           ]}
         >
-          <Input placeholder="请输入代理所税号（6-20位数字或字母）" maxLength={20} onBlur={checkTaxOnBlur} />
+          <Input placeholder="请输入代理所税号（6-20位数字或字母）" onBlur={checkTaxOnBlur} />
         </Form.Item>
         <Form.Item
           label="所在地区"
