@@ -68,10 +68,13 @@ async function pickRange(from: string, to: string) {
 }
 
 describe('税务数据', () => {
-  it('opens empty, then shows an enterprise chosen by tax number with its taxpayer info from a live query', async () => {
+  it('opens on the first enterprise in scope, then shows one chosen by tax number with a live query', async () => {
     await page.goto(`${product.baseUrl}/#/declare/sjcx`);
-    await visible(page.getByText('请选择企业后查看其税务数据'));
-    await snap('0-empty');
+    // Not an empty page: the first enterprise with a tax number is shown.
+    await page.waitForURL(/aeiId=\d+/);
+    await visible(page.getByRole('tab', { name: '纳税人信息' }));
+    expect(await page.getByText('请选择企业后查看其税务数据').count()).toBe(0);
+    await snap('0-first');
     const qysh = qyshOf('arrears');
     await chooseEnterprise(qysh);
     await visible(page.getByRole('tab', { name: '纳税人信息' }));
@@ -165,6 +168,13 @@ describe('税务数据', () => {
     await page.locator('tr.ant-table-row').first().getByRole('button', { name: /更多/ }).click();
     await page.getByRole('menuitem', { name: /税务数据/ }).click();
     await page.waitForURL(/#\/declare\/sjcx\?aeiId=\d+/);
+    await visible(page.getByRole('tab', { name: '纳税人信息' }));
+    const viewed = new URL(page.url().replace('#', '')).searchParams.get('aeiId');
+    // Back through the menu: the one viewed last, not an empty page.
+    await page.goto(`${product.baseUrl}/#/dashboard`);
+    await page.locator('.dzy-navbar-item').filter({ hasText: '申报' }).click();
+    await page.locator('.dzy-sider .ant-menu-item').filter({ hasText: '税务数据' }).click();
+    await page.waitForURL(new RegExp(`aeiId=${viewed}`));
     await visible(page.getByRole('tab', { name: '纳税人信息' }));
   });
 });

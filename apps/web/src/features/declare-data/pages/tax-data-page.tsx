@@ -8,8 +8,9 @@ import {
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Empty, Select, Tabs, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { cacheGet, cacheRemove, cacheSet } from '../../../lib/local-cache';
 import { call } from '../../../lib/request';
 import { TAX_DATA_KEYS } from '../components/tab-frame';
 import {
@@ -34,6 +35,8 @@ const TAB_PAGES: Record<TaxDataTab, (p: { aeiId: number }) => React.JSX.Element>
   sb: SocialTab,
   xy: CreditTab,
 };
+
+const LAST_VIEWED = 'taxdata.lastViewed';
 
 /**
  * 税务数据 /declare/sjcx: choose an enterprise in the user's data scope (by name or tax number; the
@@ -68,6 +71,20 @@ export function TaxDataPage() {
     if (next.tab) p.set('tab', next.tab);
     setParams(p, { replace: true });
   };
+  // Opened from the menu: the enterprise viewed last (this user, this browser; signing out forgets it),
+  // else the first one in scope that has a tax number, rather than an empty page. A remembered one that
+  // is no longer in scope is forgotten and the first one shown instead.
+  const first = list.find((e) => e.qysh)?.id;
+  const remembered = cacheGet<number>(LAST_VIEWED);
+  const staleMemory = chosen.isError && aeiId !== null && aeiId === remembered;
+  useEffect(() => {
+    if (staleMemory) cacheRemove(LAST_VIEWED);
+    const next = staleMemory ? first : aeiId === null ? (remembered ?? first) : undefined;
+    if (next !== undefined && next !== aeiId) choose({ aeiId: next });
+  });
+  useEffect(() => {
+    if (aeiId !== null && chosen.data) cacheSet(LAST_VIEWED, aeiId);
+  }, [aeiId, chosen.data]);
   const Page = TAB_PAGES[tab];
   return (
     <div className="dzy-taxdata">
