@@ -95,10 +95,10 @@ export function BaseInfoPage() {
                 { max: 20, message: '姓名不能超过20个字符' },
               ]}
             >
-              <Input placeholder="请输入姓名" maxLength={20} showCount />
+              <Input placeholder="请输入姓名" count={{ max: 20, show: true }} />
             </Form.Item>
             <Form.Item label="职位" name="zw" rules={[{ max: 20, message: '职位不能超过20个字符' }]}>
-              <Input placeholder="如：主办会计、外勤会计" maxLength={20} showCount />
+              <Input placeholder="如：主办会计、外勤会计" count={{ max: 20, show: true }} />
             </Form.Item>
             <Form.Item label=" " style={{ marginBottom: 0 }}>
               <Button type="primary" htmlType="submit" loading={save.isPending}>

@@ -138,7 +138,7 @@ export function ChargeDialog({
           <Select options={PAY_METHODS.map((m) => ({ ...m }))} placeholder="请选择收款方式" />
         </Form.Item>
         <Form.Item name="payer" label="付款人" rules={[{ max: 50, message: '付款人不能超过50个字符' }]}>
-          <Input maxLength={50} placeholder="付款单位或个人" autoComplete="off" />
+          <Input count={{ max: 50, show: true }} placeholder="付款单位或个人" autoComplete="off" />
         </Form.Item>
         <Form.Item
           name="receiptNo"
@@ -148,10 +148,10 @@ export function ChargeDialog({
             { pattern: /^[\w\-/]*$/, message: '收据编号只能包含字母、数字、-、_、/' },
           ]}
         >
-          <Input maxLength={30} placeholder="选填，同一机构内不可重复" autoComplete="off" />
+          <Input count={{ max: 30, show: true }} placeholder="选填，同一机构内不可重复" autoComplete="off" />
         </Form.Item>
         <Form.Item name="remark" label="备注" rules={[{ max: 200, message: '备注不能超过200个字符' }]}>
-          <Input.TextArea maxLength={200} rows={2} showCount placeholder="选填" />
+          <Input.TextArea count={{ max: 200, show: true }} rows={2} placeholder="选填" />
         </Form.Item>
       </Form>
     </Modal>

@@ -299,7 +299,7 @@ export function ContractFormDialog({
                 tooltip="自动生成，可修改；留空则保存时自动编号"
                 rules={[{ pattern: /^[A-Za-z0-9-]*$/, message: '合同编号只能包含字母、数字和-' }]}
               >
-                <Input maxLength={30} placeholder="HT2026000001" />
+                <Input count={{ max: 30, show: true }} placeholder="HT2026000001" />
               </Form.Item>
             </Col>
             {mode?.kind !== 'renew' && (
@@ -544,7 +544,7 @@ export function ContractFormDialog({
             <b className="dzy-contract-amount">¥{fenToYuan(Math.max(0, totalFen - fen(discount)))}</b>
           </div>
           <Form.Item name="remark" label="备注" style={{ marginTop: 12, marginBottom: 28 }}>
-            <Input.TextArea rows={2} maxLength={500} showCount />
+            <Input.TextArea rows={2} count={{ max: 500, show: true }} />
           </Form.Item>
         </Form>
       </Spin>

@@ -70,7 +70,7 @@ export function EndDialog({
           label="终止原因"
           rules={[{ required: true, whitespace: true, message: CONTRACT_MSG.endReason }]}
         >
-          <Input.TextArea rows={3} maxLength={200} showCount placeholder="如：客户公司注销" />
+          <Input.TextArea rows={3} count={{ max: 200, show: true }} placeholder="如：客户公司注销" />
         </Form.Item>
       </Form>
     </Modal>

@@ -131,7 +131,11 @@ export function CredentialRevealDialog({
           ]}
           required
         >
-          <Input.TextArea rows={2} maxLength={100} showCount placeholder="如：客户委托本月申报，需登录电子税务局" />
+          <Input.TextArea
+            rows={2}
+            count={{ max: 100, show: true }}
+            placeholder="如：客户委托本月申报，需登录电子税务局"
+          />
         </Form.Item>
         <Form.Item name="way" label="验证方式">
           <Radio.Group

@@ -292,7 +292,7 @@ export function EnterpriseFormDialog({
           label="企业名称"
           rules={[{ required: true, whitespace: true, message: '请输入企业名称' }, { max: 100 }]}
         >
-          <Input placeholder="与营业执照一致" maxLength={100} />
+          <Input placeholder="与营业执照一致" count={{ max: 100, show: true }} />
         </Form.Item>
       </Col>
       <Col span={12}>
@@ -320,7 +320,7 @@ export function EnterpriseFormDialog({
       </Col>
       <Col span={12}>
         <Form.Item name="address" label="详细地址" rules={[{ max: 200, message: '地址不能超过200个字符' }]}>
-          <Input placeholder="街道、门牌号" maxLength={200} />
+          <Input placeholder="街道、门牌号" count={{ max: 200, show: true }} />
         </Form.Item>
       </Col>
       <Col span={12}>
@@ -383,7 +383,7 @@ export function EnterpriseFormDialog({
       )}
       <Col span={24}>
         <Form.Item name="remark" label="备注" rules={[{ max: 500, message: '备注不能超过500个字符' }]}>
-          <Input.TextArea rows={2} maxLength={500} showCount />
+          <Input.TextArea rows={2} count={{ max: 500, show: true }} />
         </Form.Item>
       </Col>
     </Row>
@@ -403,12 +403,12 @@ export function EnterpriseFormDialog({
                     label={i === 0 ? '姓名' : undefined}
                     rules={[{ required: true, whitespace: true, message: '请输入联系人姓名' }]}
                   >
-                    <Input placeholder="姓名" maxLength={20} />
+                    <Input placeholder="姓名" count={{ max: 20, show: true }} />
                   </Form.Item>
                 </Col>
                 <Col span={4}>
                   <Form.Item name={[f.name, 'position']} label={i === 0 ? '职务' : undefined}>
-                    <Input placeholder="职务" maxLength={20} />
+                    <Input placeholder="职务" count={{ max: 20, show: true }} />
                   </Form.Item>
                 </Col>
                 <Col span={5}>
@@ -426,7 +426,7 @@ export function EnterpriseFormDialog({
                     label={i === 0 ? '座机' : undefined}
                     rules={[ruleOf((x) => (x ? checkLandline(x) : null))]}
                   >
-                    <Input placeholder="0571-88886666" maxLength={20} />
+                    <Input placeholder="0571-88886666" count={{ max: 20, show: true }} />
                   </Form.Item>
                 </Col>
                 <Col span={4}>
@@ -435,7 +435,7 @@ export function EnterpriseFormDialog({
                     label={i === 0 ? '邮箱' : undefined}
                     rules={[ruleOf((x) => (x ? checkEmail(x) : null))]}
                   >
-                    <Input placeholder="邮箱" maxLength={60} />
+                    <Input placeholder="邮箱" count={{ max: 60, show: true }} />
                   </Form.Item>
                 </Col>
                 <Col span={2}>
@@ -501,7 +501,7 @@ export function EnterpriseFormDialog({
                     label={i === 0 ? '股东名称' : undefined}
                     rules={[{ required: true, whitespace: true, message: '请输入股东名称' }]}
                   >
-                    <Input placeholder="自然人姓名或企业名称" maxLength={50} />
+                    <Input placeholder="自然人姓名或企业名称" count={{ max: 50, show: true }} />
                   </Form.Item>
                 </Col>
                 <Col span={8}>

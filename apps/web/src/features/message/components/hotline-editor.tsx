@@ -62,7 +62,7 @@ export function HotlineEditor({ list, onClose }: { list: Hotline[]; onClose: () 
                       { max: 20, message: '热线名称不能超过20个字符' },
                     ]}
                   >
-                    <Input placeholder="名称，如 客服热线" style={{ width: 180 }} maxLength={20} />
+                    <Input placeholder="名称，如 客服热线" style={{ width: 180 }} count={{ max: 20, show: true }} />
                   </Form.Item>
                   <Form.Item
                     name={[field.name, 'rxnr']}
@@ -71,7 +71,7 @@ export function HotlineEditor({ list, onClose }: { list: Hotline[]; onClose: () 
                       { pattern: /^[0-9+\-()（） 转]+$/, message: '热线号码只能包含数字、+、-、括号、空格和“转”' },
                     ]}
                   >
-                    <Input placeholder="号码，如 400-800-1234" style={{ width: 240 }} maxLength={50} />
+                    <Input placeholder="号码，如 400-800-1234" style={{ width: 240 }} count={{ max: 50, show: true }} />
                   </Form.Item>
                   <Button
                     type="text"

@@ -239,7 +239,7 @@ function ChatSessionCard() {
           <Input maxLength={11} placeholder="11位手机号" />
         </Form.Item>
         <Form.Item name="qysh" label="咨询企业税号（可选）" rules={[{ max: 20, message: '企业税号不能超过20个字符' }]}>
-          <Input maxLength={20} />
+          <Input count={{ max: 20, show: true }} />
         </Form.Item>
         <Form.Item
           name="url"

@@ -180,7 +180,7 @@ export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: 
             { validator: nameFree, validateTrigger: 'onBlur' },
           ]}
         >
-          <Input placeholder="请输入代理所名称（与营业执照一致）" maxLength={50} />
+          <Input placeholder="请输入代理所名称（与营业执照一致）" count={{ max: 50, show: true }} />
         </Form.Item>
         <Form.Item
           label="代理所税号"
@@ -221,7 +221,7 @@ export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: 
           name="address"
           rules={[{ required: true, whitespace: true, message: '请输入地址' }]}
         >
-          <Input placeholder="请输入地址" maxLength={100} />
+          <Input placeholder="请输入地址" count={{ max: 100, show: true }} />
         </Form.Item>
         <Row gutter={16}>
           <Col span={12}>

@@ -107,12 +107,12 @@ function EditDialog({ info, open, onClose }: { info: AgencyInfo; open: boolean; 
           name="address"
           rules={[{ required: true, whitespace: true, message: '请输入地址' }]}
         >
-          <Input maxLength={100} placeholder="请输入地址" />
+          <Input count={{ max: 100, show: true }} placeholder="请输入地址" />
         </Form.Item>
         <Row gutter={16}>
           <Col span={12}>
             <Form.Item label="联系人" name="link" rules={[{ max: 20, message: '联系人不能超过20个字符' }]}>
-              <Input maxLength={20} placeholder="请输入联系人" />
+              <Input count={{ max: 20, show: true }} placeholder="请输入联系人" />
             </Form.Item>
           </Col>
           <Col span={12}>

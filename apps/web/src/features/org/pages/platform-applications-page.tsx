@@ -83,7 +83,7 @@ function RejectDialog({ item, onClose }: { item: AgencyApplyItem | null; onClose
             { max: 200, message: '驳回原因不能超过200个字符' },
           ]}
         >
-          <Input.TextArea rows={4} maxLength={200} showCount placeholder="例如：营业执照信息与税号不一致" />
+          <Input.TextArea rows={4} count={{ max: 200, show: true }} placeholder="例如：营业执照信息与税号不一致" />
         </Form.Item>
       </Form>
     </Modal>
