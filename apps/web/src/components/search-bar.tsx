@@ -11,6 +11,7 @@ import {
   Popover,
   Row,
   Space,
+  Tag,
 } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
@@ -226,5 +227,29 @@ export function SearchBar<V extends object>({
         </div>
       )}
     </Form>
+  );
+}
+
+/**
+ * 已筛选: the list shows a filtered view (typed now, or remembered from the user's last visit), with one
+ * click to show everything again.
+ */
+export function FilteredMarker({ values, onClear }: { values: object; onClear: () => void }) {
+  const count = Object.values(values).filter((v) => filled(typeof v === 'string' ? v.trim() : v)).length;
+  if (count === 0) return null;
+  return (
+    <Tag
+      color="blue"
+      closable
+      onClose={(e) => {
+        e.preventDefault();
+        onClear();
+      }}
+      closeIcon={<span aria-label="清除筛选">×</span>}
+      data-testid="filtered-marker"
+      style={{ marginInlineEnd: 0 }}
+    >
+      已筛选 {count} 项
+    </Tag>
   );
 }

@@ -38,7 +38,7 @@ import { useSearchParams } from 'react-router';
 import { useHasPerm } from '../../../components/auth';
 import { type EtaxEnterprise, EtaxLoginDialog } from '../../../components/etax-login/etax-login-dialog';
 import { type ListColumn, ListTable, sortOf } from '../../../components/list-page/list-table';
-import { SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
+import { FilteredMarker, SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
 import { formatCount } from '../../../lib/format';
@@ -551,7 +551,22 @@ export function CustomerPage() {
 
   return (
     <div>
-      <SearchBar<SearchValues> theme="shrink" form={form} fields={fields} buttons={buttons} onSearch={search} />
+      <SearchBar<SearchValues>
+        theme="shrink"
+        form={form}
+        fields={fields}
+        buttons={buttons}
+        onSearch={search}
+        marker={
+          <FilteredMarker
+            values={values}
+            onClear={() => {
+              form.resetFields();
+              search({});
+            }}
+          />
+        }
+      />
       <ListTable<CustomerItem>
         card
         pageKey="customer"
