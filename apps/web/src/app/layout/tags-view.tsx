@@ -4,19 +4,21 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { STORAGE_PREFIX } from '../../lib/client-state';
 import { HOME_PATH } from '../../lib/paths';
+import { useSessionInfo } from '../../lib/session';
 
 interface VisitedTag {
   path: string;
   title: string;
 }
 
-const KEY = `${STORAGE_PREFIX}tags-view`;
+/** Per user: a tab's restored pages are never another user's, even if this tab's storage survived. */
+const keyOf = (userId: number) => `${STORAGE_PREFIX}tags-view:${userId}`;
 const MAX_TAGS = 12;
 const HOME: VisitedTag = { path: HOME_PATH, title: '门户' };
 
-function load(): VisitedTag[] {
+function load(key: string): VisitedTag[] {
   try {
-    const raw = JSON.parse(window.sessionStorage.getItem(KEY) ?? '[]') as VisitedTag[];
+    const raw = JSON.parse(window.sessionStorage.getItem(key) ?? '[]') as VisitedTag[];
     return Array.isArray(raw) ? raw.filter((t) => typeof t.path === 'string' && typeof t.title === 'string') : [];
   } catch {
     return [];
@@ -27,7 +29,8 @@ function load(): VisitedTag[] {
 export function TagsView({ title }: { title: string | null }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const [tags, setTags] = useState<VisitedTag[]>(load);
+  const KEY = keyOf(useSessionInfo().token.id);
+  const [tags, setTags] = useState<VisitedTag[]>(() => load(KEY));
 
   useEffect(() => {
     if (!title || pathname === HOME_PATH) return;
@@ -37,7 +40,7 @@ export function TagsView({ title }: { title: string | null }) {
       window.sessionStorage.setItem(KEY, JSON.stringify(next));
       return next;
     });
-  }, [pathname, title]);
+  }, [pathname, title, KEY]);
 
   // Tabs past the width scroll (the open one is brought into view) and are all listed in the menu at
   // the right, which shows only when some tab is out of sight.
