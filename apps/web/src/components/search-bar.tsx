@@ -1,4 +1,11 @@
-import { DownOutlined, FilterOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
+import {
+  CloseOutlined,
+  DownOutlined,
+  FilterOutlined,
+  ReloadOutlined,
+  SearchOutlined,
+  UpOutlined,
+} from '@ant-design/icons';
 import {
   Badge,
   Button,
@@ -210,7 +217,8 @@ export function SearchBar<V extends object>({
             {item(f)}
           </Col>
         ))}
-        <Col xs={24} md={12} xl={rest * 8} className="dzy-search-shrink-actions">
+        {/* Between md and xl the actions (查询, 重置, 已筛选, 展开) need a row of their own: half a row overlapped the field beside it. */}
+        <Col xs={24} md={24} xl={rest * 8} className="dzy-search-shrink-actions">
           <Space size={8}>
             {actions}
             {fields.length > perRow && (
@@ -245,7 +253,7 @@ export function FilteredMarker({ values, onClear }: { values: object; onClear: (
         e.preventDefault();
         onClear();
       }}
-      closeIcon={<span aria-label="清除筛选">×</span>}
+      closeIcon={<CloseOutlined aria-label="清除筛选" />}
       data-testid="filtered-marker"
       style={{ marginInlineEnd: 0 }}
     >
