@@ -38,8 +38,9 @@ type TabNews = { kind: 'signed-out' } | { kind: 'signed-in'; userId: number };
 const tabs = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('dzy-session');
 
 function forgetHere(exit: SignOutExit): void {
-  forgetHere(exit);
-  tabs?.postMessage({ kind: 'signed-out' } satisfies TabNews);
+  pendingExit = exit;
+  clearClientState();
+  queryClient.setQueryData(SESSION_KEY, null);
 }
 
 tabs?.addEventListener('message', (e: MessageEvent<TabNews>) => {
