@@ -18,6 +18,8 @@ const crumb = (page: Page) => page.locator('.dzy-breadcrumb .ant-breadcrumb-link
  */
 async function visitEveryEntry(page: Page): Promise<string[]> {
   const seen: string[] = [];
+  // 门户 is there at once; the rest once the user's menu tree has loaded.
+  await expect.poll(() => page.locator('.dzy-navbar-item').count()).toBeGreaterThan(1);
   const tops = await page.locator('.dzy-navbar-item .dzy-navbar-title').allTextContents();
   for (const top of tops) {
     await page.locator('.dzy-navbar-item').filter({ hasText: top }).click();

@@ -194,8 +194,9 @@ describe('messages in the browser', () => {
     // 870 px once the opening animation has finished.
     const box = zhang.locator('.ant-modal').filter({ hasText: '消息管理' });
     await expect.poll(async () => Math.round((await box.boundingBox())?.width ?? 0)).toBe(870);
-    // Opens on 派工消息, which is empty for 张伟.
-    await expect.poll(() => dialog.getByRole('tab', { selected: true }).textContent()).toBe('派工消息');
+    // Opens on the tab that holds the unread messages: 系统提醒 (派工消息, the usual first tab, is empty for 张伟).
+    await expect.poll(() => dialog.getByRole('tab', { selected: true }).textContent()).toBe('系统提醒');
+    await dialog.getByRole('tab', { name: '派工消息' }).click();
     await dialog.getByText('暂无消息').waitFor();
 
     await dialog.getByRole('tab', { name: '系统提醒' }).click();
