@@ -52,7 +52,7 @@ export async function openDatabase(
     survivesLostConnections(appPool);
     const app = drizzleNodePg(appPool, { schema }) as unknown as Db;
     await app.execute(sql`select 1`);
-    return { kind: 'postgres', app, close: () => appPool.end() };
+    return { kind: 'postgres', app, close: () => endPool(appPool) };
   }
 
   const dir = resolve(config.dataDir, 'pgdata');
@@ -111,4 +111,21 @@ export async function setScope(tx: Tx, scope: Scope) {
   await tx.execute(
     sql`select set_config('app.agency_id', ${scope.agencyId?.toString() ?? ''}, true), set_config('app.user_id', ${scope.userId?.toString() ?? ''}, true)`,
   );
+}
+
+/**
+ * Ends the pool, waiting at most `ms` for clients still checked out. pg's end() waits for every client to
+ * be released; a client whose connection was cut in the middle of a job's lease can stay checked out, and
+ * shutting down must not hang on it. The server closing the connection does the rest.
+ */
+async function endPool(pool: pg.Pool, ms = 5_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<'late'>((ok) => {
+    timer = setTimeout(() => ok('late'), ms);
+  });
+  const ended = await Promise.race([pool.end().then(() => 'ended' as const), gaveUp]);
+  clearTimeout(timer);
+  if (ended === 'late') {
+    console.warn(`database pool: ${pool.totalCount - pool.idleCount} connection(s) still in use at shutdown`);
+  }
 }
