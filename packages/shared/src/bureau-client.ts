@@ -7,6 +7,7 @@ import {
   type DateRange,
   type EtaxLoginInput,
   type EtaxLoginResult,
+  type FilingRoster,
   MSG_TYPE,
   type Payment,
   type PersonalTaxLoginResult,
@@ -267,6 +268,7 @@ export function httpBureauClient(opts: HttpBureauClientOptions): BureauClient {
 
     creditScores: (session, years: string[]) => all<CreditScore>('nsxypj', session, PAGE.credit, { PjndList: years }),
     todos: (session) => all<TodoItem>('wddb', session, PAGE.other),
+    filingRoster: (session, filingMonth: string) => query<FilingRoster>('sbqc', session, { filingMonth }),
     hallUrl: (session) => `${base}/hall?session=${encodeURIComponent(session)}`,
   };
 }

@@ -1,3 +1,5 @@
+import type { FilingCycle, FilingRegistration, FilingState, FilingTaxType, TaxpayerKind } from './filing-calendar.js';
+
 /**
  * The e-tax bureau as the product sees it (tax-bureau.md §3-§9): one client interface that the server
  * (batch inspection, tax data) and the helper (per-client work on the user's PC) both use. The
@@ -181,6 +183,38 @@ export interface TodoItem {
   deadline: string;
 }
 
+/**
+ * One return on the bureau's 应申报清册 (filing roster) of a filing month (docs/tax-bureau-protocol.md
+ * `sbqc`): every registered type once for the month (state wxsb when nothing is due), plus every return of
+ * an earlier period still unfiled (yqwsb). Money as decimal strings, two places.
+ */
+export interface FilingRosterItem {
+  type: FilingTaxType;
+  cycle: FilingCycle;
+  /** 所属期; empty strings for wxsb. */
+  skssqq: string;
+  skssqz: string;
+  /** 申报期限; empty for wxsb. */
+  sbqx: string;
+  state: FilingState;
+  /** 收入总额 (sales or revenue of the period) and 应补(退)税额; '0.00' when not known. */
+  srze: string;
+  ybtse: string;
+  /** Filed returns: the filing date and the receipt id (申报凭证序号). */
+  sbrq?: string;
+  pzxh?: string;
+  /** Paid returns: the payment date. */
+  jkrq?: string;
+}
+
+export interface FilingRoster {
+  /** 纳税人类型 (qyxz): '0' 一般纳税人, '1' 小规模纳税人. */
+  nsrlx: TaxpayerKind;
+  /** The taxpayer's registrations (税费种认定). */
+  registrations: FilingRegistration[];
+  items: FilingRosterItem[];
+}
+
 /** What a batch check collects per enterprise (tax-bureau.md §3 collected data). */
 export interface CollectedData {
   nsrjcxx: TaxpayerInfo;
@@ -222,6 +256,8 @@ export interface BureauClient {
   socialInsurance(session: string, range: DateRange): Promise<SocialInsuranceMonth[]>;
   creditScores(session: string, years: string[]): Promise<CreditScore[]>;
   todos(session: string): Promise<TodoItem[]>;
+  /** The 应申报清册 of a filing month (`YYYY-MM`). */
+  filingRoster(session: string, filingMonth: string): Promise<FilingRoster>;
   /** Address of the e-tax hall page for a logged-in session (shown embedded, titled with qymc + qysh). */
   hallUrl(session: string): string;
 }
