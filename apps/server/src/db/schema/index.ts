@@ -3,6 +3,7 @@ export * from './contract.js';
 export * from './customer.js';
 export * from './declare.js';
 export * from './etax.js';
+export * from './filing.js';
 export * from './job.js';
 export * from './message.js';
 export * from './org.js';
