@@ -11,3 +11,7 @@ ALTER TABLE "enterprise_filing_settings" ENABLE ROW LEVEL SECURITY;--> statement
 ALTER TABLE "enterprise_filing_settings" ADD CONSTRAINT "enterprise_filing_settings_agency_id_organisations_id_fk" FOREIGN KEY ("agency_id") REFERENCES "public"."organisations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "enterprise_filing_settings" ADD CONSTRAINT "enterprise_filing_settings_enterprise_id_enterprises_id_fk" FOREIGN KEY ("enterprise_id") REFERENCES "public"."enterprises"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE POLICY "enterprise_filing_settings_tenant" ON "enterprise_filing_settings" AS PERMISSIVE FOR ALL TO "dzy_app" USING ("enterprise_filing_settings"."agency_id" = app_agency()) WITH CHECK ("enterprise_filing_settings"."agency_id" = app_agency());
+--> statement-breakpoint
+-- The default role 普通员工 of existing agencies gets the new 申报 pages (new agencies get them from DEFAULT_STAFF_PERMS).
+UPDATE "roles" SET "perms" = "perms" || ARRAY['declare:roster:view', 'declare:roster:sync', 'declare:roster:export', 'declare:overview:view', 'declare:calendar:view', 'declare:lbsjc:view', 'declare:lbsjc:run', 'declare:setting:view', 'declare:setting:edit']::text[]
+WHERE "is_default" AND NOT ("perms" @> ARRAY['declare:roster:view']::text[]);
