@@ -83,7 +83,7 @@ describe('contracts in the browser', () => {
 
     await rowOf(page, contractNo).getByRole('button', { name: '终止' }).click();
     const end = page.getByRole('dialog', { name: '终止合同' });
-    await visible(end);
+    await visible(end.getByPlaceholder('如：客户公司注销'));
     await end.getByRole('button', { name: /确认终止/ }).click();
     await visible(end.getByText('请输入终止原因'));
     await end.getByPlaceholder('如：客户公司注销').fill('客户公司注销');

@@ -1,7 +1,6 @@
 import { CONTRACT_MSG } from '@dzy/shared';
 import { DatePicker, Form, Input, Modal, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect } from 'react';
 
 export interface EndTarget {
   ids: number[];
@@ -20,20 +19,17 @@ export function EndDialog({
   onOk: (reason: string, endDate: string | undefined) => Promise<void>;
 }) {
   const [form] = Form.useForm<{ reason: string; endDate?: Dayjs }>();
-  useEffect(() => {
-    if (!target) return;
-    form.resetFields();
-    const s = target.single;
-    if (s) {
-      const today = dayjs();
-      const day = today.isBefore(s.startDate)
-        ? dayjs(s.startDate)
-        : today.isAfter(s.endDate)
-          ? dayjs(s.endDate)
-          : today;
-      form.setFieldValue('endDate', day);
-    }
-  }, [target, form]);
+  // The form is built afresh at each opening (destroyOnHidden), so its first values are initialValues:
+  // no effect that could reset the fields (and clear their errors) after the user has started.
+  const s = target?.single;
+  const today = dayjs();
+  const initialEnd = s
+    ? today.isBefore(s.startDate)
+      ? dayjs(s.startDate)
+      : today.isAfter(s.endDate)
+        ? dayjs(s.endDate)
+        : today
+    : undefined;
   return (
     <Modal
       open={target !== null}
@@ -45,7 +41,7 @@ export function EndDialog({
       destroyOnHidden
       onOk={async () => {
         const v = await form.validateFields();
-        await onOk(v.reason.trim(), v.endDate?.format('YYYY-MM-DD'));
+        await onOk((v.reason ?? '').trim(), v.endDate?.format('YYYY-MM-DD'));
       }}
     >
       <Typography.Paragraph type="secondary">
@@ -53,7 +49,7 @@ export function EndDialog({
           ? `终止合同 ${target.single.contractNo}：终止日之后未收款的应收将被删除，已收款的保留。`
           : `终止选中的 ${target?.ids.length ?? 0} 份合同（终止日为今天）：之后未收款的应收将被删除，已收款的保留。`}
       </Typography.Paragraph>
-      <Form form={form} layout="vertical">
+      <Form form={form} layout="vertical" preserve={false} initialValues={{ endDate: initialEnd }}>
         {target?.single && (
           <Form.Item name="endDate" label="终止日期" rules={[{ required: true, message: '请选择终止日期' }]}>
             <DatePicker
