@@ -14,6 +14,7 @@ import { dashboardModule } from './modules/dashboard/dashboard.routes.js';
 import { declareModule } from './modules/declare/declare.routes.js';
 import { departmentModule } from './modules/department/department.routes.js';
 import { etaxModule } from './modules/etax/etax.routes.js';
+import { filingModule } from './modules/filing/filing.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
 import { messageModule } from './modules/message/message.routes.js';
 import { orgModule } from './modules/org/org.routes.js';
@@ -50,6 +51,7 @@ export function serverModules(): ServerModule[] {
     contractModule,
     contractFeeModule,
     declareModule,
+    filingModule,
     etaxModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];

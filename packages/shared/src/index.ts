@@ -15,6 +15,7 @@ export * from './declare-data.js';
 export * from './department.js';
 export * from './envelope.js';
 export * from './etax.js';
+export * from './filing.js';
 export * from './filing-calendar.js';
 export * from './glossary.js';
 export * from './helper-protocol.js';
