@@ -25,6 +25,8 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/contract/htsz/htmb': lazyNamed(() => import('../features/contract-template/pages/template-page'), 'TemplatePage'),
   '/declare/sjcx': lazyNamed(() => import('../features/declare-data/pages/tax-data-page'), 'TaxDataPage'),
   '/declare/bssz': lazyNamed(() => import('../features/declare/pages/check-page'), 'CheckPage'),
+  '/declare/sbqc': lazyNamed(() => import('../features/filing/pages/roster-page'), 'RosterPage'),
+  '/declare/sbgl': lazyNamed(() => import('../features/filing/pages/overview-page'), 'OverviewPage'),
   '/contractFee/sfgl/sflb': lazyNamed(() => import('../features/contract-fee/pages/fee-page'), 'FeePage'),
   '/contract/htgl/htlb': lazyNamed(() => import('../features/contract/pages/contract-page'), 'ContractPage'),
   '/contract/htsz/txsz': lazyNamed(
