@@ -1,19 +1,17 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FILING_MONTH_MIN } from '@dzy/shared';
 import { createFaults, type Faults, parseFaultSpec } from './faults.js';
+import { arrears, bookOf, filedReturns, payments, roster, taxRegistrations, todos, unfiledReturns } from './filing.js';
 import { hallPage, trustedLoginPage } from './pages.js';
 import {
-  arrears,
   type Behaviour,
   creditScores,
   defaultFlavour,
   isScenario,
   makeTaxpayer,
-  payments,
-  registrations,
   responsiblePersons,
-  returns,
   SCENARIO_TAXPAYERS,
   SCENARIOS,
   type Scenario,
@@ -22,7 +20,6 @@ import {
   socialInsurance,
   type Taxpayer,
   today,
-  todos,
 } from './taxpayers.js';
 
 export interface TaxSimOptions {
@@ -36,6 +33,11 @@ export interface TaxSimOptions {
   sessionTtlMs?: number;
   /** How long an SMS login code is valid; default 5 minutes. */
   smsTtlMs?: number;
+  /**
+   * The bureau's date, `YYYY-MM-DD`, for every date-dependent answer (returns, roster, arrears, to-dos);
+   * default env TAX_SIM_TODAY, else the real China date. Session and SMS expiry keep the real clock.
+   */
+  today?: string;
 }
 
 export interface SmsRecord {
@@ -54,6 +56,8 @@ export interface TaxSim {
   lastSms(qysh: string): SmsRecord | null;
   /** Ends the bureau sessions of one taxpayer, or all (POST /admin/sessions/expire). */
   expireSessions(qysh?: string): number;
+  /** The bureau's date (fixed by the `today` option or TAX_SIM_TODAY, else the real China date). */
+  today(): string;
   close(): Promise<void>;
 }
 
@@ -62,6 +66,8 @@ const OK = '10000';
 const SESSION_EXPIRED = '10010';
 const BUSY_TEXT = '对不起，当前使用该功能的人数过多，请稍后再试[E20001]';
 const TOO_FREQUENT_TEXT = '访问频繁，请稍后再试';
+/** A query's parameters are wrong (e.g. sbqc's filingMonth). */
+const BAD_PARAMS = '40001';
 
 interface Session {
   qysh: string;
@@ -88,6 +94,11 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
   const latencyMs = opts.latencyMs ?? 0;
   const sessionTtlMs = opts.sessionTtlMs ?? 30 * 60_000;
   const smsTtlMs = opts.smsTtlMs ?? 5 * 60_000;
+  const fixedToday = opts.today ?? (process.env.TAX_SIM_TODAY || undefined);
+  if (fixedToday !== undefined && !isRealDate(fixedToday)) {
+    throw new Error(`tax-sim: today must be a date YYYY-MM-DD, got ${JSON.stringify(fixedToday)}`);
+  }
+  const simToday = () => fixedToday ?? today();
   const faults = createFaults();
   const behaviours = new Map<string, Behaviour>(SCENARIO_TAXPAYERS.map((s) => [s.qysh, SCENARIOS[s.scenario]]));
   const names = new Map<string, string>();
@@ -198,7 +209,8 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
   // --- queries -------------------------------------------------------------------------------------
 
   function query(func: string, b: Record<string, unknown>, t: Taxpayer) {
-    const now = today();
+    const now = simToday();
+    const book = () => bookOf(t, now);
     const from = (k: string, fallback: string) => (isDate(b[k]) ? (b[k] as string) : fallback);
     switch (func) {
       case 'nsrjcxx':
@@ -206,32 +218,41 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       case 'sfxx':
         return paged(responsiblePersons(t), b);
       case 'sfzhd':
-        return paged(registrations(t), b);
+        return paged(taxRegistrations(book()), b);
+      case 'sbqc': {
+        const month = str(b.filingMonth);
+        if (!isFilingMonth(month)) {
+          return {
+            code: BAD_PARAMS,
+            msg: `所属月份有误：应为 YYYY-MM，且不早于 ${FILING_MONTH_MIN}[E40001]`,
+            data: null,
+          };
+        }
+        return reply(roster(book(), month));
+      }
       case 'cxsysb': {
         const lo = from('sbrqq', `${now.slice(0, 4)}-01-01`);
         const hi = from('sbrqz', now);
-        const list = returns(t, now).filed.filter((r) => (r.sbrq ?? '') >= lo && (r.sbrq ?? '') <= hi);
         return paged(
-          list.sort((x, y) => (y.sbrq ?? '').localeCompare(x.sbrq ?? '')),
+          filedReturns(book()).filter((r) => r.sbrq >= lo && r.sbrq <= hi),
           b,
         );
       }
       case 'wsb':
-        return paged(returns(t, now).unfiled, b);
+        return paged(unfiledReturns(book()), b);
       case 'jkxx': {
         const lo = from('jkrqq', `${now.slice(0, 4)}-01-01`);
         const hi = from('jkrqz', now);
-        const list = payments(t, now).filter((p) => p.jkrq >= lo && p.jkrq <= hi);
         return paged(
-          list.sort((x, y) => y.jkrq.localeCompare(x.jkrq)),
+          payments(book()).filter((p) => p.jkrq >= lo && p.jkrq <= hi),
           b,
         );
       }
       case 'qsxx':
-        return paged(arrears(t, now), b);
+        return paged(arrears(book()), b);
       case 'qsmx': {
-        // Arrears detail: the tax, the late fee, and what was paid so far, per arrear.
-        const list = arrears(t, now)
+        // Arrears detail: the tax and the late fee, per arrear.
+        const list = arrears(book())
           .filter((a) => !b.id || a.id === b.id)
           .flatMap((a) => [
             { id: a.id, xm: '税款', zsxmMc: a.zsxmMc, skssqq: a.skssqq, skssqz: a.skssqz, je: a.qsje },
@@ -251,7 +272,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
         return paged(creditScores(t, years), b);
       }
       case 'wddb':
-        return paged(todos(t, now), b);
+        return paged(todos(t, book()), b);
       default:
         throw new HttpError(404, `unknown query ${func}`);
     }
@@ -341,7 +362,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       return send(
         res,
         s ? 200 : 401,
-        hallPage(t ? { info: t.info, todos: todos(t, today()) } : null),
+        hallPage(t ? { info: t.info, todos: todos(t, bookOf(t, simToday())) } : null),
         'text/html; charset=utf-8',
       );
     }
@@ -349,7 +370,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       return send(res, 200, trustedLoginPage(url.searchParams), 'text/html; charset=utf-8');
     }
     if (method === 'GET' && (path === '/' || path === '/health'))
-      return sendJson(res, reply({ name: '模拟电子税务局' }));
+      return sendJson(res, reply({ name: '模拟电子税务局', today: simToday() }));
     if (method !== 'POST') throw new HttpError(404, 'not found');
 
     // A bureau call: find whose it is (for the per-taxpayer faults), then play the faults.
@@ -408,6 +429,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     setScenario,
     lastSms: (qysh) => smsByQysh.get(qysh) ?? null,
     expireSessions,
+    today: simToday,
     close: () =>
       new Promise<void>((ok) => {
         for (const res of hanging) res.destroy();
@@ -419,6 +441,11 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
 
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 const isDate = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
+/** A real calendar date YYYY-MM-DD. */
+const isRealDate = (v: string) =>
+  isDate(v) && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v;
+/** A filing month YYYY-MM, not before the first the bureau keeps. */
+const isFilingMonth = (v: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(v) && v >= FILING_MONTH_MIN;
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {

@@ -21,7 +21,12 @@ export type LoginBehaviour =
 /** How its personal-tax (natural person) login goes. */
 export type PersonalBehaviour = 'ok' | 'wrong' | 'notSet' | 'locked' | 'temporary' | 'deregistered';
 /** What its tax data shows. */
-export type Flavour = 'clean' | 'unfiled' | 'arrears';
+/**
+ * What its tax data shows: 'clean' files and pays everything on time (this month by today); 'typical'
+ * files on its own day each month, sometimes leaves the tax unpaid or misses the deadline; 'unfiled' and
+ * 'arrears' are typical with, in addition, the last two VAT returns never filed or earlier VAT never paid.
+ */
+export type Flavour = 'clean' | 'typical' | 'unfiled' | 'arrears';
 
 export interface Behaviour {
   login: LoginBehaviour;
@@ -73,15 +78,18 @@ export const SCENARIO_TAXPAYERS: readonly { qysh: string; scenario: Scenario }[]
 
 export type Rand = () => number;
 
-function hash(text: string): number {
+export function hash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
 /** A PRNG seeded by a string: the same key gives the same sequence. */
-export function rng(key: string): Rand {
-  let a = hash(key);
+export const rng = (key: string): Rand => seeded(hash(key));
+
+/** A PRNG seeded by a number (mulberry32); cheaper than a string key in hot loops. */
+export function seeded(seed: number): Rand {
+  let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
@@ -141,7 +149,7 @@ const PROVINCES: Readonly<Record<string, string>> = {
 };
 
 /** The region code inside a credit code (characters 3-8), or a default for other formats. */
-const areaOf = (qysh: string) => (/^\d{6}$/.test(qysh.slice(2, 8)) ? qysh.slice(2, 8) : '330106');
+export const areaOf = (qysh: string) => (/^\d{6}$/.test(qysh.slice(2, 8)) ? qysh.slice(2, 8) : '330106');
 export const provinceOf = (qysh: string) => PROVINCES[areaOf(qysh).slice(0, 2)] ?? '浙江省';
 
 // --- the taxpayer -----------------------------------------------------------------------------------
@@ -198,10 +206,10 @@ export function makeTaxpayer(qysh: string, behaviour: Behaviour, qymc?: string):
   };
 }
 
-/** A taxpayer with no scenario set: mostly clean, some with unfiled returns, some with arrears. */
+/** A taxpayer with no scenario set: mostly typical, some with unfiled returns, some with arrears. */
 export function defaultFlavour(qysh: string): Flavour {
   const x = rng(`flavour:${qysh}`)();
-  return x < 0.15 ? 'unfiled' : x < 0.25 ? 'arrears' : 'clean';
+  return x < 0.15 ? 'unfiled' : x < 0.25 ? 'arrears' : 'typical';
 }
 
 export function responsiblePersons(t: Taxpayer) {
@@ -220,206 +228,12 @@ export function responsiblePersons(t: Taxpayer) {
   ];
 }
 
-// --- registrations and returns --------------------------------------------------------------------
-
-interface Registration {
-  zsxmDm: string;
-  zsxmMc: string;
-  nsqx: '06' | '08';
-  nsqxMc: string;
-}
-
-const MONTHLY = { nsqx: '06', nsqxMc: '月' } as const;
-const QUARTERLY = { nsqx: '08', nsqxMc: '季' } as const;
-
-export function registrations(t: Taxpayer): Registration[] {
-  // General taxpayers file VAT monthly, small-scale ones quarterly; surcharges follow VAT.
-  const vat = t.info.qyxz === '0' ? MONTHLY : QUARTERLY;
-  return [
-    { zsxmDm: '10101', zsxmMc: '增值税', ...vat },
-    { zsxmDm: '10104', zsxmMc: '企业所得税', ...QUARTERLY },
-    { zsxmDm: '10106', zsxmMc: '个人所得税', ...MONTHLY },
-    { zsxmDm: '10109', zsxmMc: '城市维护建设税', ...vat },
-    { zsxmDm: '30203', zsxmMc: '教育费附加', ...vat },
-    { zsxmDm: '30216', zsxmMc: '地方教育附加', ...vat },
-    { zsxmDm: '10111', zsxmMc: '印花税', ...QUARTERLY },
-  ];
-}
-
 const pad2 = (n: number) => String(n).padStart(2, '0');
-const isoDate = (y: number, m: number, d: number) => `${y}-${pad2(m)}-${pad2(d)}`;
-const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 
-/** Today in China (UTC+8), as YYYY-MM-DD. */
+/** Today in China (UTC+8), as YYYY-MM-DD: the simulator's date unless it was fixed (`today`, TAX_SIM_TODAY). */
 export const today = (now = Date.now()) => new Date(now + 8 * 3_600_000).toISOString().slice(0, 10);
 
-interface Period {
-  skssqq: string;
-  skssqz: string;
-  /** The filing deadline: the 15th of the month after the period. */
-  sbqx: string;
-}
-
-/** Periods of a registration whose deadline is on or before the end of the current month, newest first, back to 2019. */
-function periods(nsqx: '06' | '08', todayIso: string): Period[] {
-  const y = Number(todayIso.slice(0, 4));
-  const m = Number(todayIso.slice(5, 7));
-  const out: Period[] = [];
-  // The period whose deadline is this month ends last month.
-  let endY = m === 1 ? y - 1 : y;
-  let endM = m === 1 ? 12 : m - 1;
-  if (nsqx === '08') {
-    while (endM % 3 !== 0) {
-      endM -= 1;
-      if (endM === 0) {
-        endM = 12;
-        endY -= 1;
-      }
-    }
-  }
-  const span = nsqx === '08' ? 3 : 1;
-  while (endY >= 2019) {
-    const startM = endM - span + 1;
-    const dueY = endM === 12 ? endY + 1 : endY;
-    const dueM = endM === 12 ? 1 : endM + 1;
-    out.push({
-      skssqq: isoDate(endY, startM, 1),
-      skssqz: isoDate(endY, endM, lastDay(endY, endM)),
-      sbqx: isoDate(dueY, dueM, 15),
-    });
-    endM -= span;
-    if (endM <= 0) {
-      endM += 12;
-      endY -= 1;
-    }
-  }
-  return out;
-}
-
-export interface TaxReturn {
-  zsxmDm: string;
-  zsxmMc: string;
-  skssqq: string;
-  skssqz: string;
-  sbrq?: string;
-  ybtse: string;
-  sbqx?: string;
-}
-
-/** Tax payable for one return, in fen: deterministic per taxpayer, tax and period. */
-function payableFen(t: Taxpayer, reg: Registration, p: Period): number {
-  const r = rng(`ybtse:${t.qysh}:${reg.zsxmDm}:${p.skssqq}`);
-  const general = t.info.qyxz === '0';
-  switch (reg.zsxmDm) {
-    case '10101':
-      return general ? int(r, 300_000, 8_000_000) : r() < 0.7 ? 0 : int(r, 50_000, 900_000);
-    case '10104':
-      return r() < 0.4 ? 0 : int(r, 20_000, 3_000_000);
-    case '10106':
-      return r() < 0.3 ? 0 : int(r, 1_000, 300_000);
-    case '10111':
-      return int(r, 500, 60_000);
-    default:
-      return general ? int(r, 10_000, 400_000) : 0;
-  }
-}
-
-interface ReturnState {
-  filed: TaxReturn[];
-  unfiled: TaxReturn[];
-}
-
-/** Every return of the taxpayer until today: filed (with a date) or not. */
-export function returns(t: Taxpayer, todayIso: string): ReturnState {
-  const filed: TaxReturn[] = [];
-  const unfiled: TaxReturn[] = [];
-  const day = Number(todayIso.slice(8, 10));
-  const filingDay = int(rng(`filingDay:${t.qysh}`), 3, 14);
-  for (const reg of registrations(t)) {
-    const list = periods(reg.nsqx, todayIso);
-    for (const [i, p] of list.entries()) {
-      if (p.skssqz < t.info.djrq) break;
-      const base = { zsxmDm: reg.zsxmDm, zsxmMc: reg.zsxmMc, skssqq: p.skssqq, skssqz: p.skssqz };
-      const ybtse = yuan(payableFen(t, reg, p));
-      const dueThisMonth = p.sbqx.slice(0, 7) === todayIso.slice(0, 7);
-      const vatLike = reg.nsqx === registrations(t)[0]?.nsqx && reg.zsxmDm !== '10104' && reg.zsxmDm !== '10106';
-      // 'unfiled': the VAT-family returns of this month and of the period before were never filed.
-      const missed = t.behaviour.flavour === 'unfiled' && vatLike && reg.zsxmDm !== '10111' && i <= 1;
-      // Everyone else files on time (this month's returns by today at the latest).
-      if (missed) {
-        unfiled.push({ ...base, ybtse, sbqx: p.sbqx });
-        continue;
-      }
-      const sbrqDay = dueThisMonth
-        ? Math.min(filingDay, day)
-        : int(rng(`sbrq:${t.qysh}:${reg.zsxmDm}:${p.skssqq}`), 1, 14);
-      filed.push({ ...base, ybtse, sbrq: `${p.sbqx.slice(0, 8)}${pad2(sbrqDay)}` });
-    }
-  }
-  return { filed, unfiled };
-}
-
-export interface Payment {
-  zsxmMc: string;
-  skssqq: string;
-  skssqz: string;
-  jkrq: string;
-  sjje: string;
-  dzsphm: string;
-}
-
-/** Every filed return with tax to pay was paid on the day it was filed (except the arrears). */
-export function payments(t: Taxpayer, todayIso: string): Payment[] {
-  const owed = new Set(arrears(t, todayIso).map((a) => `${a.zsxmMc}:${a.skssqq}`));
-  return returns(t, todayIso)
-    .filed.filter((f) => f.ybtse !== '0.00' && !owed.has(`${f.zsxmMc}:${f.skssqq}`))
-    .map((f) => {
-      const r = rng(`dzsp:${t.qysh}:${f.zsxmDm}:${f.skssqq}`);
-      return {
-        zsxmMc: f.zsxmMc,
-        skssqq: f.skssqq,
-        skssqz: f.skssqz,
-        jkrq: f.sbrq ?? '',
-        sjje: f.ybtse,
-        dzsphm: `3${areaOf(t.qysh)}${String(int(r, 0, 999_999_999)).padStart(9, '0')}${String(int(r, 0, 9999)).padStart(4, '0')}`,
-      };
-    });
-}
-
-export interface Arrear {
-  id: string;
-  zsxmMc: string;
-  skssqq: string;
-  skssqz: string;
-  qsje: string;
-  znj: string;
-  overdue: boolean;
-}
-
-const daysBetween = (from: string, to: string) =>
-  Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000));
-
-/** 'arrears': the VAT of two periods back was filed but never paid; late fees 0.05% a day (integer fen). */
-export function arrears(t: Taxpayer, todayIso: string): Arrear[] {
-  if (t.behaviour.flavour !== 'arrears') return [];
-  const r = rng(`arrears:${t.qysh}`);
-  const vat = registrations(t)[0];
-  if (!vat) return [];
-  const list = periods(vat.nsqx, todayIso).slice(1, r() < 0.5 ? 2 : 3);
-  return list.map((p, i) => {
-    const qsjeFen = int(r, 80_000, 900_000);
-    const days = daysBetween(p.sbqx, todayIso);
-    return {
-      id: `${t.qysh}-${i + 1}`,
-      zsxmMc: vat.zsxmMc,
-      skssqq: p.skssqq,
-      skssqz: p.skssqz,
-      qsje: yuan(qsjeFen),
-      znj: yuan(Math.floor((qsjeFen * 5 * days) / 10_000)),
-      overdue: days > 0,
-    };
-  });
-}
+// Registrations, returns, payments and arrears: the filing model in ./filing.ts.
 
 export interface SocialInsuranceMonth {
   ssq: string;
@@ -487,21 +301,4 @@ export interface TodoItem {
   code: string;
   title: string;
   deadline: string;
-}
-
-export function todos(t: Taxpayer, todayIso: string): TodoItem[] {
-  const out: TodoItem[] = returns(t, todayIso).unfiled.map((u) => ({
-    code: '33001',
-    title: `${u.zsxmMc}申报（所属期 ${u.skssqq} 至 ${u.skssqz}）`,
-    deadline: u.sbqx ?? '',
-  }));
-  for (const a of arrears(t, todayIso)) {
-    out.push({ code: '33002', title: `${a.zsxmMc}欠税 ${a.qsje} 元待缴纳`, deadline: todayIso });
-  }
-  const y = Number(todayIso.slice(0, 4));
-  const m = Number(todayIso.slice(5, 7));
-  if (socialInsurance(t, todayIso, todayIso, todayIso)) {
-    out.push({ code: '33015', title: '单位社保费申报缴纳', deadline: isoDate(y, m, lastDay(y, m)) });
-  }
-  return out;
 }

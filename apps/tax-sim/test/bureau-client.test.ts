@@ -1,9 +1,11 @@
 import {
+  addMonths,
   BUREAU_MSG,
   BUSY_TRIES,
   type BureauClient,
   BureauError,
   type EtaxLoginInput,
+  filingDeadline,
   httpBureauClient,
   MSG_TYPE,
   stripBrackets,
@@ -360,7 +362,8 @@ describe('tax data', () => {
     const unfiled = await bureau.unfiledReturns(session);
     const vat = unfiled.filter((u) => u.zsxmMc === '增值税');
     expect(vat.length).toBe(2);
-    for (const u of vat) expect(u.sbqx).toMatch(/^\d{4}-\d{2}-15$/);
+    // The deadline of the month after the period (the published table or the 15th past a weekend).
+    for (const u of vat) expect(u.sbqx).toBe(filingDeadline(addMonths(u.skssqz.slice(0, 7), 1)));
     const todos = await bureau.todos(session);
     expect(todos.filter((t) => t.code === '33001').length).toBe(unfiled.length);
     expect(await bureau.arrears(session)).toEqual([]);
