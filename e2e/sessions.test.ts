@@ -31,11 +31,11 @@ describe('sessions across pages and tabs', () => {
     await page.locator('.dzy-navbar-item').filter({ hasText: '客户' }).click();
     await visible(page.locator('tr.ant-table-row'));
     await signOutVia(page);
-    // Back once the sign-in form is there, as a person would (see the closing note of issue 12: a Back
-    // before the sign-in page has drawn can leave a blank page). Back is a hash step: wait for the address.
-    await visible(page.getByPlaceholder('手机号 / 账号'));
+    // Back at once, before the sign-in page has drawn (a hurried user): the guard must send this new
+    // location to the sign-in page too, not leave a blank page at #/dashboard.
     await page.goBack({ waitUntil: 'commit' });
     await expect.poll(() => page.url()).toMatch(/#\/login/);
+    await visible(page.getByPlaceholder('手机号 / 账号'));
     await page.waitForTimeout(1500);
     expect(await page.getByText('登录超时').count()).toBe(0);
     expect(errors.filter((e) => e.includes('403'))).toEqual([]);
