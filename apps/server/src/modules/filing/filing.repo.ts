@@ -61,9 +61,12 @@ const notIgnored = sql`not exists (select 1 from ${enterpriseFilingSettings} s
   where s.agency_id = ${filingCells.agencyId} and s.enterprise_id = ${filingCells.enterpriseId}
     and ${filingCells.taxType} = any(s.ignored_types))`;
 
-/** The cells of this month's roster that count (not carried from earlier months, not ignored). */
-export const cellsOfMonth = (month: string) =>
-  and(eq(filingCells.filingMonth, month), eq(filingCells.carried, false), notIgnored) as SQL;
+/**
+ * The returns a month's view counts: the month's own and the earlier ones the bureau still lists as not
+ * filed (carried, always 逾期未申报), so 逾期未申报 counts every client with an overdue return; types the
+ * agency ignores for the client left out.
+ */
+export const cellsOfMonth = (month: string) => and(eq(filingCells.filingMonth, month), notIgnored) as SQL;
 
 /** The per-client sync row of the month, joined beside the enterprise. */
 export const syncJoin = (month: string) =>
