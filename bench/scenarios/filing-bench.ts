@@ -68,7 +68,7 @@ export function rosterPageSql(env: BenchEnv) {
     listPage(
       tx,
       {
-        from: rosterFrom(ROSTER_MONTH),
+        from: rosterFrom(ROSTER_MONTH, FILTER),
         where: rosterWhere(session, FILTER, ROSTER_MONTH),
         sort: ROSTER_SORT,
         ask: { pageNo: 1, pageSize: 20 },

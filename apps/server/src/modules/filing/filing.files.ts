@@ -78,7 +78,7 @@ export function filingFileRoutes(app: FastifyInstance, deps: Deps) {
     const month = monthOf(f.filingMonth);
     const ids = await scoped(async (tx) => {
       const rows = (await tx.execute(
-        sql`select ${enterprises.id} as id from ${rosterFrom(month)} where ${rosterWhere(session, f, month)}
+        sql`select ${enterprises.id} as id from ${rosterFrom(month, f)} where ${rosterWhere(session, f, month)}
             order by ${sql.join(orderOf(ROSTER_SORT), sql`, `)} limit ${FILING_EXPORT_MAX + 1}`,
       )) as unknown as { rows: { id: number }[] };
       return rows.rows.map((r) => Number(r.id));

@@ -72,8 +72,15 @@ export const cellsOfMonth = (month: string) => and(eq(filingCells.filingMonth, m
 export const syncJoin = (month: string) =>
   sql`${filingSyncs}.agency_id = ${enterprises.agencyId} and ${filingSyncs}.enterprise_id = ${enterprises.id} and ${filingSyncs}.filing_month = ${month}`;
 
-/** FROM of the roster's clients: the enterprise and its sync row of the month. */
-export const rosterFrom = (month: string) => sql`${enterprises} left join ${filingSyncs} on ${syncJoin(month)}`;
+/** Whether the filters read the client's sync row (纳税人类型 as synced, or failed only). */
+export const needsSync = (f: Pick<FilingFilter, 'nsrlx' | 'failedOnly'>) => Boolean(f.nsrlx || f.failedOnly);
+
+/**
+ * FROM of the roster's clients: the enterprise, and its sync row of the month only when a filter reads it
+ * (so page 1 and the total are walks of the enterprises' own indexes).
+ */
+export const rosterFrom = (month: string, f: Pick<FilingFilter, 'nsrlx' | 'failedOnly'>) =>
+  needsSync(f) ? sql`${enterprises} left join ${filingSyncs} on ${syncJoin(month)}` : sql`${enterprises}`;
 
 /** 纳税人类型 as the bureau said at the last sync, else the book's qyxz. */
 export const nsrlxExpr = sql<string>`coalesce(nullif(${filingSyncs.nsrlx}, ''), ${enterprises.qyxz})`;
@@ -123,11 +130,13 @@ export async function stateCounts(
   f: Omit<FilingFilter, 'state'>,
   month: string,
 ): Promise<Record<FilingState, number>> {
-  const rows = await tx
+  let q = tx
     .select({ state: filingCells.state, n: sql<number>`count(distinct ${filingCells.enterpriseId})`.mapWith(Number) })
     .from(filingCells)
     .innerJoin(enterprises, eq(enterprises.id, filingCells.enterpriseId))
-    .leftJoin(filingSyncs, sql`${syncJoin(month)}`)
+    .$dynamic();
+  if (needsSync(f)) q = q.leftJoin(filingSyncs, sql`${syncJoin(month)}`);
+  const rows = await q
     .where(
       and(eq(filingCells.agencyId, agencyOf(session)), cellsOfMonth(month), cellFilter(f), clientWhere(session, f)),
     )

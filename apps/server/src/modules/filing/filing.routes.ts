@@ -15,7 +15,14 @@ import {
 import { and, asc, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { countOf, listPage } from '../../db/paging.js';
-import { enterprises, filingCells, filingSyncBatches, filingSyncResults, jobs } from '../../db/schema/index.js';
+import {
+  enterprises,
+  filingCells,
+  filingSyncBatches,
+  filingSyncResults,
+  filingSyncs,
+  jobs,
+} from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type Served, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
@@ -159,7 +166,7 @@ const roster = serve(filingRosterCall, async ({ body, session, tx }) => {
   const page = await listPage(
     tx,
     {
-      from: rosterFrom(month),
+      from: rosterFrom(month, filter),
       where: rosterWhere(session, filter, month),
       sort: ROSTER_SORT,
       ask: { pageNo: pageNum, pageSize, cursor },
@@ -170,13 +177,23 @@ const roster = serve(filingRosterCall, async ({ body, session, tx }) => {
   return { filingMonth: month, ...page, list: page.list.map(({ id: _id, ...r }) => r) };
 });
 
-/** Clients matching the client filters, never synced this month, and whose last sync failed: one aggregate. */
+/**
+ * Clients matching the client filters (an index count of the book), and of them those synced this month
+ * and those whose last sync failed (from the month's sync rows, one per client synced): two aggregates.
+ */
 async function clientTotals(tx: Tx, session: SessionCtx, f: Parameters<typeof clientWhere>[1], month: string) {
-  const { total, sums } = await countOf(tx, rosterFrom(month), clientWhere(session, f), {
-    unsynced: sql`count(*) filter (where filing_syncs.synced_at is null)`,
-    failed: sql`count(*) filter (where filing_syncs.fail_msg <> '')`,
-  });
-  return { total, unsynced: Number(sums.unsynced), failed: Number(sums.failed) };
+  const { total } = await countOf(tx, rosterFrom(month, f), clientWhere(session, f));
+  const [r] = await tx
+    .select({
+      synced: sql<number>`count(*) filter (where ${filingSyncs.syncedAt} is not null)`.mapWith(Number),
+      failed: sql<number>`count(*) filter (where ${filingSyncs.failMsg} <> '')`.mapWith(Number),
+    })
+    .from(filingSyncs)
+    .innerJoin(enterprises, eq(enterprises.id, filingSyncs.enterpriseId))
+    .where(
+      and(eq(filingSyncs.agencyId, agencyOf(session)), eq(filingSyncs.filingMonth, month), clientWhere(session, f)),
+    );
+  return { total, unsynced: total - (r?.synced ?? 0), failed: r?.failed ?? 0 };
 }
 
 const counts = serve(filingCountsCall, async ({ body, session, tx }) => {

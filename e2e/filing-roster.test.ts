@@ -1,0 +1,192 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FILING_STATE_NAMES, FILING_STATES } from '@dzy/shared';
+import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../apps/server/test/fresh-database.js';
+import {
+  DEMO_ADMIN,
+  freePort,
+  launchChromium,
+  seedServer,
+  signIn,
+  snoozeMissingTaxDialog,
+  spawnServer,
+  waitFor,
+} from './harness';
+
+/**
+ * 申报清册 and 申报概览 in Chromium against the real server process and a simulator fixed to the November
+ * deadline day (2026-11-16): returns not filed yet are 未申报, earlier ones still not filed 逾期未申报, so
+ * the demo agency's month shows every state. From the menu: sync, see each state, filter by a count, then
+ * from the overview click a number through to the roster; an accountant sees only their clients.
+ */
+const TODAY = '2026-11-16';
+const MONTH = '2026-11';
+
+let sim: TaxSim;
+let dataDir: string;
+let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
+let server: ChildProcess | null = null;
+let browser: Browser;
+let baseUrl: string;
+
+const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
+
+/** Screenshots at both widths (E2E_SHOTS_DIR, else a temporary folder): looked at by eye when the pages change. */
+async function snap(page: Page, name: string) {
+  const dir = process.env.E2E_SHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  for (const width of [1440, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(dir, `filing-${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+async function newPage(): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  await ctx.addInitScript(snoozeMissingTaxDialog);
+  return ctx.newPage();
+}
+
+/** Opens a page of 申报 from the top menu and the sidebar. */
+async function openFromMenu(page: Page, entry: string) {
+  await expect.poll(() => page.locator('.dzy-navbar-item').count()).toBeGreaterThan(1);
+  await page.locator('.dzy-navbar-item').filter({ hasText: '申报' }).first().click();
+  await page.locator('.dzy-sider .ant-menu-item').filter({ hasText: entry }).first().click();
+  await expect.poll(() => page.title()).toBe(`${entry} - 代账云`);
+}
+
+const countOf = async (page: Page, key: string) =>
+  Number((await page.getByTestId(`count-${key}`).locator('b').textContent()) ?? 'NaN');
+const totalOf = async (page: Page) =>
+  Number(
+    /共\s*([\d,]+)\s*条/
+      .exec((await page.locator('.ant-pagination-total-text').textContent()) ?? '')?.[1]
+      ?.replace(/,/g, '') ?? 'NaN',
+  );
+
+beforeAll(async () => {
+  sim = await startTaxSim({ latencyMs: 20, today: TODAY });
+  dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-filing-'));
+  db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: db?.url ?? '',
+    TAX_BUREAU_URL: sim.url,
+  };
+  if (db) seedServer(env);
+  server = spawnServer(env);
+  await waitFor(`${baseUrl}/api/health`, 180_000);
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((ok) => server?.once('exit', ok));
+  }
+  await db?.drop();
+  await sim?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('申报清册 and 申报概览 in Chromium', () => {
+  it('syncs from the menu, shows every state, filters by a count, and the overview links back', async () => {
+    const page = await newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await signIn(page, baseUrl, DEMO_ADMIN);
+    await openFromMenu(page, '申报清册');
+    // The month of the simulator (the product's own date may be later).
+    await page.goto(`${baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
+    await visible(page.getByTestId('state-counts'));
+
+    await page.getByRole('button', { name: /同步申报状态/ }).click();
+    // Clients without a tax number are named with the spec's prompt.
+    const prompt = page.getByText('请补充企业税号，企业税号为空时无法使用发票/记账/申报');
+    if (await prompt.isVisible({ timeout: 3000 }).catch(() => false)) {
+      await page.getByRole('button', { name: '知道了' }).click();
+    }
+    await visible(page.getByTestId('sync-progress').getByText('同步完成'), 90_000);
+
+    // Every state has clients, and each shows in the table or as a count.
+    await expect.poll(async () => countOf(page, 'all'), { timeout: 15_000 }).toBeGreaterThan(0);
+    for (const s of FILING_STATES) {
+      await expect.poll(() => countOf(page, s), { message: FILING_STATE_NAMES[s], timeout: 10_000 }).toBeGreaterThan(0);
+    }
+    const table = page.locator('.dzy-filing-table');
+    for (const s of ['wxsb', 'ysb'] as const)
+      await visible(table.locator('.dzy-filing-tag', { hasText: FILING_STATE_NAMES[s] }));
+    await snap(page, 'roster');
+
+    // A count filters the roster: the URL says so, the total is the count, every row has the state.
+    for (const s of ['ysb', 'yqwsb'] as const) {
+      const n = await countOf(page, s);
+      await page.getByTestId(`count-${s}`).click();
+      await expect.poll(() => page.url()).toContain(`state=${s}`);
+      await expect.poll(() => totalOf(page)).toBe(n);
+      await visible(page.getByTestId('filtered-marker'));
+    }
+    // yqwsb rows: an overdue return on the row (a cell, or the count of earlier ones).
+    const rows = table.locator('.ant-table-tbody tr.ant-table-row');
+    const first = rows.first();
+    await expect
+      .poll(
+        async () => (await first.locator('[data-state="yqwsb"]').count()) + (await first.getByText(/\d+ 项/).count()),
+      )
+      .toBeGreaterThan(0);
+    await snap(page, 'roster-filtered');
+
+    // 申报概览: the matrix, the staff progress; a number opens the roster filtered to it.
+    await openFromMenu(page, '申报概览');
+    await page.goto(`${baseUrl}/#/declare/sbgl?filingMonth=${MONTH}`);
+    const cell = page.getByTestId('matrix-zzs-ysb');
+    await visible(cell);
+    const n = Number(await cell.textContent());
+    expect(n).toBeGreaterThan(0);
+    await visible(page.locator('.ant-progress').first());
+    await snap(page, 'overview');
+    await cell.click();
+    await expect.poll(() => page.url()).toMatch(/declare\/sbqc\?.*taxType=zzs/);
+    expect(page.url()).toContain('state=ysb');
+    await expect.poll(() => totalOf(page)).toBe(n);
+    await visible(page.getByTestId('filtered-marker'));
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 240_000);
+
+  it('an ordinary staff member sees only their own clients', async () => {
+    const admin = await newPage();
+    await signIn(admin, baseUrl, DEMO_ADMIN);
+    await admin.goto(`${baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
+    await expect.poll(() => countOf(admin, 'all'), { timeout: 15_000 }).toBeGreaterThan(0);
+    const all = await countOf(admin, 'all');
+    await admin.context().close();
+
+    const page = await newPage();
+    await signIn(page, baseUrl, '13800000001');
+    await openFromMenu(page, '申报清册');
+    await page.goto(`${baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
+    await expect.poll(() => countOf(page, 'all'), { timeout: 15_000 }).toBeGreaterThan(0);
+    const mine = await countOf(page, 'all');
+    expect(mine).toBeLessThan(all);
+    await expect.poll(() => totalOf(page)).toBe(mine);
+    await snap(page, 'roster-staff');
+    await page.context().close();
+  }, 120_000);
+});
