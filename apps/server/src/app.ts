@@ -15,6 +15,7 @@ import { declareModule } from './modules/declare/declare.routes.js';
 import { departmentModule } from './modules/department/department.routes.js';
 import { etaxModule } from './modules/etax/etax.routes.js';
 import { filingModule } from './modules/filing/filing.routes.js';
+import { filingCheckModule } from './modules/filing-check/filing-check.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
 import { messageModule } from './modules/message/message.routes.js';
 import { orgModule } from './modules/org/org.routes.js';
@@ -52,6 +53,7 @@ export function serverModules(): ServerModule[] {
     contractFeeModule,
     declareModule,
     filingModule,
+    filingCheckModule,
     etaxModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];

@@ -437,6 +437,8 @@ const whiteSave = (cookie: string | undefined, type: string, busiVal: string) =>
   t.call<{ id: number }>(saveWhiteOrderCall.path, { type, busiVal }, cookie);
 
 describe('platform white-list orders', () => {
+  // From an empty list: the demo seed's own orders (demo agency on lbsjc and wsbsdt) are set aside.
+  beforeAll(() => t.ownerQuery('delete from whitelist_orders'));
   it('the operator adds a province and an agency, sees them named, and the agency sees them', async () => {
     const province = await whiteSave(operator, 'wsbsdt', '330000');
     expect(province.code).toBe(CODE.OK);

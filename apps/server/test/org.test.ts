@@ -99,11 +99,14 @@ beforeAll(async () => {
       ids.lone = lone.id;
       await provisionAgency(owner, kd.id, kdAdmin.id);
       await addMember(owner, { agencyId: lone.id, orgId: lone.id, userId: loneAdmin.id, role: 1 });
-      await owner.insert(whitelistOrders).values([
-        { type: 'wsbsdt', busiVal: '330000' },
-        { type: 'lbsjc', busiVal: String(ids.demo) },
-        { type: 'lbsjc', busiVal: String(ids.other) },
-      ]);
+      await owner
+        .insert(whitelistOrders)
+        .values([
+          { type: 'wsbsdt', busiVal: '330000' },
+          { type: 'lbsjc', busiVal: String(ids.demo) },
+          { type: 'lbsjc', busiVal: String(ids.other) },
+        ])
+        .onConflictDoNothing(); // the demo seed puts the demo agency on lbsjc already
     },
   });
 });

@@ -17,6 +17,7 @@ export * from './envelope.js';
 export * from './etax.js';
 export * from './filing.js';
 export * from './filing-calendar.js';
+export * from './filing-check.js';
 export * from './glossary.js';
 export * from './helper-protocol.js';
 export * from './menu.js';

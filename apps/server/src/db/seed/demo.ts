@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { addMember, provisionAgency } from '../../modules/org/provision.js';
 import { hashPassword } from '../../plugins/password.js';
 import type { Db } from '../client.js';
-import { departments, enterprises, organisations, users } from '../schema/index.js';
+import { departments, enterprises, organisations, users, whitelistOrders } from '../schema/index.js';
 import { generateEnterprises } from './demo-data.js';
 
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -82,6 +82,11 @@ export async function seedDemo(db: Db, secretKey?: Buffer): Promise<boolean> {
     await addMember(t, { agencyId: agency, orgId: agency, userId: acc1, role: 2, departmentId: dept1?.id });
     await addMember(t, { agencyId: agency, orgId: agency, userId: acc2, role: 0, departmentId: dept1?.id });
     await addEnterprises(t, agency, 60, 20261, [admin, acc1, acc2]);
+    // The demo agency has 漏报检查 (lbsjc) and the unfiled-return view (wsbsdt) switched on; 鸿信 has not.
+    await t.insert(whitelistOrders).values([
+      { type: 'lbsjc', busiVal: String(agency) },
+      { type: 'wsbsdt', busiVal: String(agency) },
+    ]);
 
     const other = await addOrg(t, {
       orgType: 'dls',
