@@ -28,4 +28,5 @@ export * from './permissions.js';
 export * from './role.js';
 export * from './staff.js';
 export * from './station.js';
+export * from './tax-compute.js';
 export * from './validators.js';
