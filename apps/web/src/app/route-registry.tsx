@@ -27,6 +27,9 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/declare/bssz': lazyNamed(() => import('../features/declare/pages/check-page'), 'CheckPage'),
   '/declare/sbqc': lazyNamed(() => import('../features/filing/pages/roster-page'), 'RosterPage'),
   '/declare/sbgl': lazyNamed(() => import('../features/filing/pages/overview-page'), 'OverviewPage'),
+  '/declare/zqrl': lazyNamed(() => import('../features/filing-check/pages/calendar-page'), 'CalendarPage'),
+  '/declare/lbsjc': lazyNamed(() => import('../features/filing-check/pages/lbsjc-page'), 'LbsjcPage'),
+  '/declare/sbsz': lazyNamed(() => import('../features/filing-check/pages/settings-page'), 'SettingsPage'),
   '/contractFee/sfgl/sflb': lazyNamed(() => import('../features/contract-fee/pages/fee-page'), 'FeePage'),
   '/contract/htgl/htlb': lazyNamed(() => import('../features/contract/pages/contract-page'), 'ContractPage'),
   '/contract/htsz/txsz': lazyNamed(

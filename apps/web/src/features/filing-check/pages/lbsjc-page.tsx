@@ -1,0 +1,148 @@
+import { PlayCircleOutlined } from '@ant-design/icons';
+import {
+  checkUnDeclaredCall,
+  checkUnPaidCall,
+  FILING_STATE_NAMES,
+  FILING_TAX_TYPE_NAMES,
+  type FilingState,
+  LBSJC_DICT,
+  LBSJC_KIND_NAMES,
+  LBSJC_POLL_MS,
+  type LbsjcItem,
+  type LbsjcKind,
+  lbsjcAccessCall,
+  lbsjcItemsCall,
+  lbsjcRateCall,
+} from '@dzy/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Empty, Input, Progress, Space, Table, Tabs, Tag } from 'antd';
+import { useState } from 'react';
+import { Auth } from '../../../components/auth';
+import { useDocumentTitle } from '../../../lib/document-title';
+import { call } from '../../../lib/request';
+
+const stateName = (kind: LbsjcKind, s: string) =>
+  LBSJC_DICT[kind].states.find((x) => x.code === s)?.name ?? FILING_STATE_NAMES[s as FilingState] ?? s;
+
+function KindPanel({ kind }: { kind: LbsjcKind }) {
+  const { modal, message } = App.useApp();
+  const qc = useQueryClient();
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
+  const rate = useQuery({
+    queryKey: ['filing-check', 'lbsjc-rate', kind],
+    queryFn: () => call(lbsjcRateCall, { kind }),
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? LBSJC_POLL_MS : false),
+  });
+  const r = rate.data;
+  const items = useQuery({
+    queryKey: ['filing-check', 'lbsjc-items', kind, r?.batchId, r?.completeNum, keyword, page],
+    queryFn: () => call(lbsjcItemsCall, { kind, batchId: r?.batchId, keyword, ...page }),
+    enabled: Boolean(r),
+  });
+  const running = r?.state === 'running';
+  const start = () =>
+    modal.confirm({
+      title: `开始${LBSJC_KIND_NAMES[kind]}检查`,
+      content: '将逐户登录电子税务局，检查数据范围内全部在服务且有税号的企业（含以前所属期），确定开始吗？',
+      okText: '开始检查',
+      cancelText: '取消',
+      onOk: async () => {
+        const res = await call(kind === 'wsb' ? checkUnDeclaredCall : checkUnPaidCall, { scope: 'all' });
+        if (res && res.blocked.length > 0) message.warning(`${res.blocked.length} 家企业因合同提醒被限制，未检查`);
+        if (res && res.noQysh.length > 0) message.warning(`${res.noQysh.length} 家企业没有税号，未检查`);
+        await qc.invalidateQueries({ queryKey: ['filing-check', 'lbsjc-rate', kind] });
+      },
+    });
+  return (
+    <Space direction="vertical" size={12} style={{ width: '100%' }}>
+      <Space wrap>
+        <Auth perms={['declare:lbsjc:run']}>
+          <Button type="primary" icon={<PlayCircleOutlined />} disabled={running} onClick={start}>
+            {`检查${LBSJC_KIND_NAMES[kind]}`}
+          </Button>
+        </Auth>
+        <Input.Search
+          allowClear
+          placeholder="企业名称或税号"
+          style={{ width: 260 }}
+          onSearch={(v) => {
+            setKeyword(v.trim());
+            setPage({ ...page, pageNum: 1 });
+          }}
+        />
+      </Space>
+      {r && (
+        <div data-testid={`lbsjc-progress-${kind}`} style={{ display: 'flex', gap: 16, alignItems: 'center' }}>
+          <Tag color={running ? 'processing' : 'success'}>{running ? '检查中' : '检查完成'}</Tag>
+          <Progress percent={r.rate} status={running ? 'active' : 'success'} style={{ maxWidth: 320, margin: 0 }} />
+          <span>
+            已完成 {r.completeNum} / {r.totalNum}，失败 {r.failNum}，发现 <b>{r.foundNum}</b> 条
+          </span>
+        </div>
+      )}
+      {r ? (
+        <Table<LbsjcItem>
+          rowKey="id"
+          loading={items.isFetching}
+          dataSource={items.data?.list ?? []}
+          scroll={{ x: 960 }}
+          pagination={{
+            current: page.pageNum,
+            pageSize: page.pageSize,
+            total: items.data?.total ?? 0,
+            showTotal: (n) => `共 ${n} 条`,
+            onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+          }}
+          columns={[
+            { title: '企业名称', dataIndex: 'qymc', width: 220, ellipsis: true, fixed: 'left' },
+            {
+              title: '税种',
+              dataIndex: 'type',
+              width: 170,
+              render: (t: LbsjcItem['type']) => FILING_TAX_TYPE_NAMES[t],
+            },
+            { title: '所属期', width: 200, render: (_: unknown, x) => `${x.skssqq} 至 ${x.skssqz}` },
+            { title: '申报期限', dataIndex: 'sbqx', width: 110 },
+            {
+              title: '状态',
+              dataIndex: 'state',
+              width: 130,
+              render: (s: string) => (
+                <Tag color={s === 'wsb' ? 'blue' : s === 'ysb' ? 'orange' : 'red'}>{stateName(kind, s)}</Tag>
+              ),
+            },
+            { title: kind === 'wsb' ? '应补(退)税额' : '未缴金额', dataIndex: 'amount', width: 120, align: 'right' },
+            ...(kind === 'wjk' ? [{ title: '滞纳金', dataIndex: 'znj', width: 100, align: 'right' as const }] : []),
+            { title: '逾期天数', dataIndex: 'daysOverdue', width: 90, align: 'right' },
+            { title: '负责人', dataIndex: 'allocateUserName', width: 100 },
+          ]}
+        />
+      ) : (
+        <Empty description="尚未检查，点击上方按钮开始" />
+      )}
+    </Space>
+  );
+}
+
+/** 漏报检查 /declare/lbsjc: 未申报 (white list wsbsdt) and 未缴款 checks with their results. */
+export function LbsjcPage() {
+  useDocumentTitle('漏报检查');
+  const access = useQuery({ queryKey: ['filing-check', 'access'], queryFn: () => call(lbsjcAccessCall, {}) });
+  if (!access.data) return <Card loading variant="borderless" />;
+  if (!access.data.lbsjc)
+    return (
+      <Card variant="borderless">
+        <Empty description="贵机构未开通漏报检查，请联系平台开通" />
+      </Card>
+    );
+  const tabs = [
+    ...(access.data.wsbsdt ? [{ key: 'wsb', label: '未申报', children: <KindPanel kind="wsb" /> }] : []),
+    { key: 'wjk', label: '未缴款', children: <KindPanel kind="wjk" /> },
+  ];
+  return (
+    <Card variant="borderless" title="漏报检查">
+      <Tabs items={tabs} />
+    </Card>
+  );
+}
