@@ -15,10 +15,12 @@ export interface FaultSpec {
   error5xx?: Times;
   /** Calls that never answer (until the client gives up). */
   hang?: Times;
+  /** Calls the bureau carries out (a return filed, a tax paid) whose answer is lost: HTTP 502 after the work. */
+  lostReply?: Times;
 }
 
-export type FaultKind = 'busy' | 'tooFrequent' | 'error5xx' | 'hang';
-const KINDS: readonly FaultKind[] = ['hang', 'error5xx', 'busy', 'tooFrequent'];
+export type FaultKind = 'busy' | 'tooFrequent' | 'error5xx' | 'hang' | 'lostReply';
+const KINDS: readonly FaultKind[] = ['hang', 'error5xx', 'busy', 'tooFrequent', 'lostReply'];
 
 export interface Faults {
   /** Merges switches for one taxpayer, or globally when qysh is omitted. */
@@ -83,7 +85,7 @@ export function parseFaultSpec(body: Record<string, unknown>): FaultSpec | null 
         : Number.isInteger(v) && (v as number) >= 0
           ? (v as number)
           : null;
-  for (const kind of ['busy', 'tooFrequent', 'error5xx', 'hang'] as const) {
+  for (const kind of ['busy', 'tooFrequent', 'error5xx', 'hang', 'lostReply'] as const) {
     const t = times(body[kind]);
     if (t === null) return null;
     if (t !== undefined) spec[kind] = t;

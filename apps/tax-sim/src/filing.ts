@@ -85,7 +85,7 @@ export function registrationsOfTaxpayer(t: Taxpayer): FilingRegistration[] {
 
 // --- amounts ----------------------------------------------------------------------------------------
 
-interface Scale {
+export interface Scale {
   /** The taxpayer's seed (hash of the tax number), mixed with numbers for per-period draws. */
   seed: number;
   /** Monthly sales, fen. */
@@ -94,7 +94,7 @@ interface Scale {
   wage: number;
 }
 
-function scaleOf(t: Taxpayer): Scale {
+export function scaleOf(t: Taxpayer): Scale {
   const r = rng(`scale:${t.qysh}`);
   const general = t.info.qyxz === '0';
   // Small-scale: 10 000 - 110 000 yuan a month, so a quarter is mostly under the 300 000 exemption; a
@@ -113,10 +113,10 @@ function scaleOf(t: Taxpayer): Scale {
 }
 
 /** Months since year 0 of a `YYYY-MM…` text. */
-const monthIndex = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+export const monthIndex = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
 
 /** A seed for one draw: the taxpayer's seed mixed with a purpose and a number (murmur3 finaliser). */
-function mix(seed: number, purpose: number, n: number): number {
+export function mix(seed: number, purpose: number, n: number): number {
   let h = (seed ^ Math.imul(purpose, 0x9e3779b1) ^ Math.imul(n, 0x85ebca6b)) >>> 0;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
@@ -231,9 +231,10 @@ function digits(book: Book, r: SimReturn, purpose: number): string {
   return `${String(int(g, 0, 999_999_999)).padStart(9, '0')}${String(int(g, 0, 9999)).padStart(4, '0')}`;
 }
 /** 申报凭证序号 of a filed return: 20 digits. */
-const pzxhOf = (book: Book, r: SimReturn) => `10${(r.sbrq ?? '').replace(/-/g, '')}${digits(book, r, 3).slice(0, 10)}`;
+export const pzxhOf = (book: Book, r: SimReturn) =>
+  `10${(r.sbrq ?? '').replace(/-/g, '')}${digits(book, r, 3).slice(0, 10)}`;
 /** 电子税票号码 of a payment. */
-const dzsphmOf = (book: Book, r: SimReturn) => `3${book.area}${digits(book, r, 4)}`;
+export const dzsphmOf = (book: Book, r: SimReturn) => `3${book.area}${digits(book, r, 4)}`;
 
 const cache = new Map<string, Book>();
 const CACHE_MAX = 1_000;
@@ -320,7 +321,7 @@ function buildBook(t: Taxpayer, today: string): Book {
 
 // --- views --------------------------------------------------------------------------------------------
 
-const isFiled = (r: SimReturn) => r.sbrq !== undefined;
+export const isFiled = (r: SimReturn) => r.sbrq !== undefined;
 /** Filed and settled: paid, or nothing to pay. */
 const isSettled = (r: SimReturn) => isFiled(r) && (r.ybtse === 0 || r.jkrq !== undefined);
 /** Arrears: filed, tax unpaid, deadline passed. */

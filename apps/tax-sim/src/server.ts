@@ -1,10 +1,34 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FILING_MONTH_MIN } from '@dzy/shared';
+import { FILING_MONTH_MIN, FILING_TAX_TYPE_NAMES } from '@dzy/shared';
 import { createFaults, type Faults, parseFaultSpec } from './faults.js';
-import { arrears, bookOf, filedReturns, payments, roster, taxRegistrations, todos, unfiledReturns } from './filing.js';
+import {
+  arrears,
+  type Book,
+  bookOf,
+  filedReturns,
+  payments,
+  pzxhOf,
+  roster,
+  taxRegistrations,
+  todos,
+  unfiledReturns,
+} from './filing.js';
 import { hallPage, trustedLoginPage } from './pages.js';
+import { receiptPdf } from './receipt-pdf.js';
+import {
+  defaultPayment,
+  invoicesOf,
+  isPaymentBehaviour,
+  type Ledger,
+  ledgerList,
+  type PaymentBehaviour,
+  payReturn,
+  personnel,
+  submitReturn,
+  withLedger,
+} from './returns.js';
 import {
   type Behaviour,
   creditScores,
@@ -20,6 +44,7 @@ import {
   socialInsurance,
   type Taxpayer,
   today,
+  yuan,
 } from './taxpayers.js';
 
 export interface TaxSimOptions {
@@ -58,6 +83,10 @@ export interface TaxSim {
   expireSessions(qysh?: string): number;
   /** The bureau's date (fixed by the `today` option or TAX_SIM_TODAY, else the real China date). */
   today(): string;
+  /** What was filed and paid through the bureau (GET /admin/filings), one row per return. */
+  filings(qysh?: string): ReturnType<typeof ledgerList>;
+  /** How a taxpayer's 三方协议 deduction goes (POST /admin/payment). */
+  setPayment(qysh: string, payment: PaymentBehaviour): void;
   close(): Promise<void>;
 }
 
@@ -106,6 +135,12 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
   const tickets = new Map<string, SmsTicket>();
   const smsByQysh = new Map<string, SmsRecord>();
   const hanging = new Set<ServerResponse>();
+  /** Returns filed and paid through the bureau, per taxpayer (docs: "Filing and paying"). */
+  const ledger: Ledger = new Map();
+  const paymentBehaviours = new Map<string, PaymentBehaviour>();
+  const paymentOf = (qysh: string) => paymentBehaviours.get(qysh) ?? defaultPayment(qysh);
+  /** The taxpayer's book as of the bureau's date, with what was filed and paid through it. */
+  const bookFor = (t: Taxpayer, now = simToday()): Book => withLedger(bookOf(t, now), ledger, t.qysh);
 
   const taxpayer = (qysh: string): Taxpayer => {
     const behaviour = behaviours.get(qysh) ?? { ...SCENARIOS.clean, flavour: defaultFlavour(qysh) };
@@ -210,7 +245,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
 
   function query(func: string, b: Record<string, unknown>, t: Taxpayer) {
     const now = simToday();
-    const book = () => bookOf(t, now);
+    const book = () => bookFor(t, now);
     const from = (k: string, fallback: string) => (isDate(b[k]) ? (b[k] as string) : fallback);
     switch (func) {
       case 'nsrjcxx':
@@ -273,6 +308,26 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       }
       case 'wddb':
         return paged(todos(t, book()), b);
+      case 'ryxx': {
+        const ssq = str(b.ssq);
+        if (ssq && !/^\d{4}-(0[1-9]|1[0-2])$/.test(ssq)) {
+          return { code: BAD_PARAMS, msg: '所属月份有误：应为 YYYY-MM[E40001]', data: null };
+        }
+        const p = personnel(t, book(), ledger, ssq || undefined);
+        const page = paged(p.list, b);
+        return { ...page, data: { ...(page.data as object), ssq: p.ssq, ysb: p.ysb, sbrq: p.sbrq } };
+      }
+      case 'fpxx': {
+        if (!isDate(b.skssqq) || !isDate(b.skssqz)) {
+          return { code: BAD_PARAMS, msg: '所属期有误：需要 skssqq、skssqz[E40001]', data: null };
+        }
+        const inv = invoicesOf(book(), b.skssqq as string, b.skssqz as string);
+        return reply({ skssqq: b.skssqq, skssqz: b.skssqz, zpje: yuan(inv.zpje), ppje: yuan(inv.ppje) });
+      }
+      case 'sbtj':
+        return submitReturn({ t, book: book(), ledger, today: now }, b);
+      case 'jk':
+        return payReturn({ t, book: book(), ledger, today: now, payment: paymentOf(t.qysh) }, b);
       default:
         throw new HttpError(404, `unknown query ${func}`);
     }
@@ -338,10 +393,19 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       setScenario(qysh, b.scenario, str(b.qymc) || undefined);
       return reply({ qysh, scenario: b.scenario });
     }
+    if (path === '/admin/filings' && method === 'GET') {
+      return reply({ list: ledgerList(ledger, (q) => bookFor(taxpayer(q)), qysh || undefined) });
+    }
+    if (path === '/admin/payment' && method === 'POST') {
+      if (!qysh || !isPaymentBehaviour(b.payment))
+        throw new HttpError(400, 'qysh and payment (ok, noAgreement, lowBalance) are required');
+      paymentBehaviours.set(qysh, b.payment);
+      return reply({ qysh, payment: b.payment });
+    }
     if (path === '/admin/taxpayers' && method === 'GET') {
       if (!qysh) throw new HttpError(400, 'qysh is required');
       const t = taxpayer(qysh);
-      return reply({ ...t, personalPassword: undefined });
+      return reply({ ...t, personalPassword: undefined, payment: paymentOf(qysh) });
     }
     throw new HttpError(404, 'not found');
   }
@@ -362,9 +426,40 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       return send(
         res,
         s ? 200 : 401,
-        hallPage(t ? { info: t.info, todos: todos(t, bookOf(t, simToday())) } : null),
+        hallPage(t ? { info: t.info, todos: todos(t, bookFor(t)) } : null),
         'text/html; charset=utf-8',
       );
+    }
+    if (method === 'GET' && path === '/receipt') {
+      const qysh = url.searchParams.get('qysh') ?? '';
+      const pzxh = url.searchParams.get('pzxh') ?? '';
+      const t = qysh ? taxpayer(qysh) : null;
+      const book = t ? bookFor(t) : null;
+      const r = book?.returns.find((x) => x.sbrq && pzxhOf(book, x) === pzxh);
+      if (!t || !book || !r)
+        return send(res, 404, JSON.stringify({ code: '40400', msg: '未找到该申报回执', data: null }));
+      const pdf = receiptPdf(
+        '申报回执',
+        [
+          ['纳税人识别号', t.qysh],
+          ['纳税人名称', t.info.qymc],
+          ['申报税种', FILING_TAX_TYPE_NAMES[r.type]],
+          ['税款所属期', `${r.skssqq} 至 ${r.skssqz}`],
+          ['申报日期', r.sbrq ?? ''],
+          ['收入总额', `${yuan(r.srze)} 元`],
+          ['应补(退)税额', `${yuan(r.ybtse)} 元`],
+          ['申报凭证序号', pzxh],
+          ['受理税务机关', t.info.swjgmc],
+        ],
+        '您的申报已受理。本回执由模拟电子税务局生成，仅用于测试与演示。',
+      );
+      res.writeHead(200, {
+        'content-type': 'application/pdf',
+        'content-disposition': `inline; filename="${pzxh}.pdf"`,
+        'access-control-allow-origin': '*',
+        'cache-control': 'no-store',
+      });
+      return res.end(pdf);
     }
     if (method === 'GET' && path === '/trusted-login') {
       return send(res, 200, trustedLoginPage(url.searchParams), 'text/html; charset=utf-8');
@@ -403,7 +498,11 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     }
     if (path.startsWith('/ShenBaoQG/')) {
       if (!session) return sendJson(res, { code: SESSION_EXPIRED, msg: '会话已失效，请重新登录', data: null });
-      return sendJson(res, query(path.slice('/ShenBaoQG/'.length), b, taxpayer(session.qysh)));
+      const answer = query(path.slice('/ShenBaoQG/'.length), b, taxpayer(session.qysh));
+      // lostReply: the bureau did the work (filed, paid) but the answer never arrives.
+      if (fault === 'lostReply')
+        return send(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
+      return sendJson(res, answer);
     }
     throw new HttpError(404, 'not found');
   }
@@ -430,6 +529,10 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     lastSms: (qysh) => smsByQysh.get(qysh) ?? null,
     expireSessions,
     today: simToday,
+    filings: (qysh) => ledgerList(ledger, (q) => bookFor(taxpayer(q)), qysh),
+    setPayment: (qysh, payment) => {
+      paymentBehaviours.set(qysh, payment);
+    },
     close: () =>
       new Promise<void>((ok) => {
         for (const res of hanging) res.destroy();

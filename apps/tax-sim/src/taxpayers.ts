@@ -110,7 +110,7 @@ export function yuan(fen: number): string {
 
 const SURNAMES = [...'王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘'];
 const GIVEN = [...'伟芳娜秀敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红鹏辉建国晓梅志宏海燕'];
-const personName = (r: Rand) => pick(r, SURNAMES) + pick(r, GIVEN) + (r() < 0.6 ? pick(r, GIVEN) : '');
+export const personName = (r: Rand) => pick(r, SURNAMES) + pick(r, GIVEN) + (r() < 0.6 ? pick(r, GIVEN) : '');
 const mobile = (r: Rand) =>
   `1${pick(r, ['35', '38', '39', '58', '86', '88', '37', '52'])}${String(int(r, 0, 99_999_999)).padStart(8, '0')}`;
 

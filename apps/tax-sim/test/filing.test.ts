@@ -9,6 +9,7 @@ import {
   type FilingTaxType,
   filingMonthOf,
   httpBureauClient,
+  type ReturnSubmission,
   type TaxReturn,
   usccCheckChar,
 } from '@dzy/shared';
@@ -64,92 +65,9 @@ describe('one truth: the roster agrees with wsb, cxsysb, jkxx, qsxx, wddb and sf
       const sim = await startTaxSim({ today });
       try {
         const bureau = httpBureauClient({ baseUrl: sim.url, timeoutMs: 5_000 });
-        const month = today.slice(0, 7);
         for (const qysh of people) {
-          const s = await session(bureau, qysh);
-          const r: FilingRoster = await bureau.filingRoster(s, month);
-          const unfiled = await bureau.unfiledReturns(s);
-          const filed = await bureau.filedReturns(s, { from: '2019-01-01', to: '2030-12-31' });
-          const paid = await bureau.payments(s, { from: '2019-01-01', to: '2030-12-31' });
-          const owed = await bureau.arrears(s);
-          const todos = await bureau.todos(s);
+          const { owed } = await viewsAgree(bureau, qysh, today, seen);
           arrearsSeen += owed.length;
-          const regs = await bureau.registrations(s);
-          const filedBy = new Map(filed.map((f) => [key(f), f]));
-          const paidBy = new Map(paid.map((p) => [`${p.zsxmMc}:${p.skssqq}`, p]));
-          const unfiledBy = new Map(unfiled.map((u) => [key(u), u]));
-          const zsxmMc = new Map(filed.concat(unfiled).map((x) => [x.zsxmDm, x.zsxmMc]));
-
-          // One item per registration, then the earlier returns still unfiled.
-          expect(r.items.slice(0, r.registrations.length).map((i) => i.type)).toEqual(
-            r.registrations.map((g) => g.type),
-          );
-          for (const it of r.items) {
-            seen.add(it.state);
-            if (it.state === 'wxsb') {
-              expect(it).toMatchObject({ skssqq: '', skssqz: '', sbqx: '', ybtse: '0.00' });
-              continue;
-            }
-            const k = itemKey(it);
-            if (it.state === 'wsb' || it.state === 'yqwsb') {
-              expect(unfiledBy.get(k), `${qysh} ${k} unfiled`).toMatchObject({ sbqx: it.sbqx, ybtse: it.ybtse });
-              expect(filedBy.has(k)).toBe(false);
-              expect(it.state).toBe(today > it.sbqx ? 'yqwsb' : 'wsb');
-              continue;
-            }
-            // Filed: the same return in cxsysb, with its date, tax and receipt.
-            const f = filedBy.get(k) as (TaxReturn & { pzxh?: string; srze?: string }) | undefined;
-            expect(f, `${qysh} ${k} filed`).toMatchObject({
-              sbrq: it.sbrq,
-              ybtse: it.ybtse,
-              pzxh: it.pzxh,
-              srze: it.srze,
-            });
-            expect(it.sbrq && it.sbrq <= today).toBe(true);
-            const payment = paidBy.get(`${zsxmMc.get(ZSXM_DM[it.type])}:${it.skssqq}`);
-            if (it.state === 'yjk') {
-              if (fen(it.ybtse) > 0) expect(payment?.jkrq).toBe(it.jkrq);
-              else expect(payment).toBeUndefined();
-            } else {
-              expect(fen(it.ybtse)).toBeGreaterThan(0);
-              expect(payment).toBeUndefined();
-              const arrear = owed.find((a) => a.skssqq === it.skssqq && a.zsxmMc === zsxmMc.get(ZSXM_DM[it.type]));
-              expect(Boolean(arrear)).toBe(today > it.sbqx);
-            }
-          }
-          // Every unfiled return is on the roster of the current month (its own month or earlier).
-          expect(
-            r.items
-              .filter((i) => i.state === 'wsb' || i.state === 'yqwsb')
-              .map(itemKey)
-              .sort(),
-          ).toEqual(unfiled.map(key).sort());
-          // Arrears: filed, not paid, past the deadline; late fee 0.05% a day in whole fen.
-          for (const a of owed) {
-            const f = filed.find((x) => x.zsxmMc === a.zsxmMc && x.skssqq === a.skssqq);
-            expect(f?.ybtse).toBe(a.qsje);
-            expect(paidBy.has(`${a.zsxmMc}:${a.skssqq}`)).toBe(false);
-            const sbqx = deadlineOf(f?.zsxmDm ?? '', a.skssqq, a.skssqz);
-            const days = Math.round((Date.parse(today) - Date.parse(sbqx)) / 86_400_000);
-            expect(days).toBeGreaterThan(0);
-            expect(fen(a.znj)).toBe(Math.floor((fen(a.qsje) * 5 * days) / 10_000));
-          }
-          // Every payment is of a filed return, for its whole tax.
-          for (const p of paid) {
-            const f = filed.find((x) => x.zsxmMc === p.zsxmMc && x.skssqq === p.skssqq);
-            expect(f?.ybtse).toBe(p.sjje);
-            expect(p.jkrq >= (f?.sbrq ?? '') && p.jkrq <= today).toBe(true);
-          }
-          // To-dos: one per unfiled return, one per arrear.
-          expect(todos.filter((t) => t.code === '33001').length).toBe(unfiled.length);
-          expect(todos.filter((t) => t.code === '33002').length).toBe(owed.length);
-          // sfzhd lists the registered taxes: VAT with its surtaxes at the VAT cycle, CIT, IIT, stamp duty.
-          const vat = r.registrations.find((g) => g.type === 'zzs');
-          const nsqx = vat?.cycle === 'month' ? '06' : '08';
-          for (const dm of ['10101', '10109', '30203', '30216'])
-            expect(regs.find((g) => g.zsxmDm === dm)?.nsqx).toBe(nsqx);
-          expect(regs.some((g) => g.zsxmDm === '10106')).toBe(r.registrations.some((g) => g.type === 'grsds'));
-          expect(regs.some((g) => g.zsxmDm === '10104')).toBe(r.registrations.some((g) => g.type === 'qysds'));
         }
       } finally {
         await sim.close();
@@ -162,6 +80,95 @@ describe('one truth: the roster agrees with wsb, cxsysb, jkxx, qsxx, wddb and sf
     expect(arrearsSeen).toBeGreaterThan(0);
   });
 });
+
+/**
+ * The roster of the month of `today` agrees with wsb, cxsysb, jkxx, qsxx, wddb and sfzhd for one taxpayer
+ * (expects inside); the states seen are added to `seen`.
+ */
+async function viewsAgree(bureau: BureauClient, qysh: string, today: string, seen = new Set<FilingState>()) {
+  const month = today.slice(0, 7);
+  const s = await session(bureau, qysh);
+  const r: FilingRoster = await bureau.filingRoster(s, month);
+  const unfiled = await bureau.unfiledReturns(s);
+  const filed = await bureau.filedReturns(s, { from: '2019-01-01', to: '2030-12-31' });
+  const paid = await bureau.payments(s, { from: '2019-01-01', to: '2030-12-31' });
+  const owed = await bureau.arrears(s);
+  const todos = await bureau.todos(s);
+  const regs = await bureau.registrations(s);
+  const filedBy = new Map(filed.map((f) => [key(f), f]));
+  const paidBy = new Map(paid.map((p) => [`${p.zsxmMc}:${p.skssqq}`, p]));
+  const unfiledBy = new Map(unfiled.map((u) => [key(u), u]));
+  const zsxmMc = new Map(filed.concat(unfiled).map((x) => [x.zsxmDm, x.zsxmMc]));
+
+  // One item per registration, then the earlier returns still unfiled.
+  expect(r.items.slice(0, r.registrations.length).map((i) => i.type)).toEqual(r.registrations.map((g) => g.type));
+  for (const it of r.items) {
+    seen.add(it.state);
+    if (it.state === 'wxsb') {
+      expect(it).toMatchObject({ skssqq: '', skssqz: '', sbqx: '', ybtse: '0.00' });
+      continue;
+    }
+    const k = itemKey(it);
+    if (it.state === 'wsb' || it.state === 'yqwsb') {
+      expect(unfiledBy.get(k), `${qysh} ${k} unfiled`).toMatchObject({ sbqx: it.sbqx, ybtse: it.ybtse });
+      expect(filedBy.has(k)).toBe(false);
+      expect(it.state).toBe(today > it.sbqx ? 'yqwsb' : 'wsb');
+      continue;
+    }
+    // Filed: the same return in cxsysb, with its date, tax and receipt.
+    const f = filedBy.get(k) as (TaxReturn & { pzxh?: string; srze?: string }) | undefined;
+    expect(f, `${qysh} ${k} filed`).toMatchObject({
+      sbrq: it.sbrq,
+      ybtse: it.ybtse,
+      pzxh: it.pzxh,
+      srze: it.srze,
+    });
+    expect(it.sbrq && it.sbrq <= today).toBe(true);
+    const payment = paidBy.get(`${zsxmMc.get(ZSXM_DM[it.type])}:${it.skssqq}`);
+    if (it.state === 'yjk') {
+      if (fen(it.ybtse) > 0) expect(payment?.jkrq).toBe(it.jkrq);
+      else expect(payment).toBeUndefined();
+    } else {
+      expect(fen(it.ybtse)).toBeGreaterThan(0);
+      expect(payment).toBeUndefined();
+      const arrear = owed.find((a) => a.skssqq === it.skssqq && a.zsxmMc === zsxmMc.get(ZSXM_DM[it.type]));
+      expect(Boolean(arrear)).toBe(today > it.sbqx);
+    }
+  }
+  // Every unfiled return is on the roster of the current month (its own month or earlier).
+  expect(
+    r.items
+      .filter((i) => i.state === 'wsb' || i.state === 'yqwsb')
+      .map(itemKey)
+      .sort(),
+  ).toEqual(unfiled.map(key).sort());
+  // Arrears: filed, not paid, past the deadline; late fee 0.05% a day in whole fen.
+  for (const a of owed) {
+    const f = filed.find((x) => x.zsxmMc === a.zsxmMc && x.skssqq === a.skssqq);
+    expect(f?.ybtse).toBe(a.qsje);
+    expect(paidBy.has(`${a.zsxmMc}:${a.skssqq}`)).toBe(false);
+    const sbqx = deadlineOf(f?.zsxmDm ?? '', a.skssqq, a.skssqz);
+    const days = Math.round((Date.parse(today) - Date.parse(sbqx)) / 86_400_000);
+    expect(days).toBeGreaterThan(0);
+    expect(fen(a.znj)).toBe(Math.floor((fen(a.qsje) * 5 * days) / 10_000));
+  }
+  // Every payment is of a filed return, for its whole tax.
+  for (const p of paid) {
+    const f = filed.find((x) => x.zsxmMc === p.zsxmMc && x.skssqq === p.skssqq);
+    expect(f?.ybtse).toBe(p.sjje);
+    expect(p.jkrq >= (f?.sbrq ?? '') && p.jkrq <= today).toBe(true);
+  }
+  // To-dos: one per unfiled return, one per arrear.
+  expect(todos.filter((t) => t.code === '33001').length).toBe(unfiled.length);
+  expect(todos.filter((t) => t.code === '33002').length).toBe(owed.length);
+  // sfzhd lists the registered taxes: VAT with its surtaxes at the VAT cycle, CIT, IIT, stamp duty.
+  const vat = r.registrations.find((g) => g.type === 'zzs');
+  const nsqx = vat?.cycle === 'month' ? '06' : '08';
+  for (const dm of ['10101', '10109', '30203', '30216']) expect(regs.find((g) => g.zsxmDm === dm)?.nsqx).toBe(nsqx);
+  expect(regs.some((g) => g.zsxmDm === '10106')).toBe(r.registrations.some((g) => g.type === 'grsds'));
+  expect(regs.some((g) => g.zsxmDm === '10104')).toBe(r.registrations.some((g) => g.type === 'qysds'));
+  return { roster: r, unfiled, filed, paid, owed, todos };
+}
 
 /** The deadline of a return from the filing calendar, by its legacy code and 所属期. */
 function deadlineOf(zsxmDm: string, skssqq: string, skssqz: string): string {
@@ -352,4 +359,103 @@ describe('the date option', () => {
     expect(real.today()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await real.close();
   });
+});
+
+/** Figures for a return as an agency would fill them from the bureau's own data (invoices, wages). */
+async function figuresFor(bureau: BureauClient, s: string, it: FilingRosterItem): Promise<ReturnSubmission> {
+  const base = { type: it.type, skssqq: it.skssqq, skssqz: it.skssqz, yqsb: it.state === 'yqwsb' };
+  switch (it.type) {
+    case 'zzs': {
+      const inv = await bureau.invoiceTotals(s, it.skssqq, it.skssqz);
+      const general = (await bureau.taxpayerInfo(s)).qyxz === '0';
+      const total = (fen(inv.zpje) + fen(inv.ppje)) / 100;
+      return {
+        ...base,
+        sbsj: general
+          ? { xse13: total.toFixed(2), jxse: ((total * 0.1) | 0).toFixed(2) }
+          : { ppxse: inv.ppje, zpxse: inv.zpje },
+      };
+    }
+    case 'grsds': {
+      const p = await bureau.personnel(s, it.skssqq.slice(0, 7));
+      return { ...base, sbsj: { ry: p.list.map((e) => ({ zjhm: e.zjhm, sre: e.sre })) } };
+    }
+    case 'qysds':
+      return { ...base, sbsj: { yysr: '500000.00', yycb: '420000.00', lrze: '80000.00' } };
+    case 'cwbb':
+      return {
+        ...base,
+        sbsj: { zcze: '900000.00', fzze: '400000.00', syzqy: '500000.00', yysr: '500000.00', jlr: '76000.00' },
+      };
+    case 'yhs':
+      return { ...base, sbsj: { ht: [{ htlx: 'mmht', je: '300000.00' }] } };
+    default:
+      return { ...base, lsb: true };
+  }
+}
+
+describe('one truth after filing and paying through the bureau', () => {
+  const today = '2026-11-03';
+  let sim: TaxSim;
+  let bureau: BureauClient;
+  beforeAll(async () => {
+    sim = await startTaxSim({ today });
+    bureau = httpBureauClient({ baseUrl: sim.url, timeoutMs: 5_000 });
+  });
+  afterAll(() => sim.close());
+
+  // Small-scale with employees and October's quarter overdue; a general taxpayer with both months open;
+  // the unfiled and arrears scenarios.
+  const people = ['91330106000166299W', '91330106000158380C', scenarioQysh('unfiled'), scenarioQysh('arrears')];
+  for (const qysh of people) {
+    it(`${qysh}: every return filed (late ones with 逾期申报), then paid; every view agrees after each step`, async () => {
+      const s = await session(bureau, qysh);
+      const before = await viewsAgree(bureau, qysh, today);
+      const open = before.roster.items.filter((i) => i.state === 'wsb' || i.state === 'yqwsb');
+      expect(open.length).toBeGreaterThan(0);
+      for (const it of open) {
+        const r = await bureau.submitReturn(s, await figuresFor(bureau, s, it));
+        expect(r.status, `${it.type} ${it.skssqq} ${r.status === 'rejected' ? r.msg : ''}`).toBe('filed');
+        if (r.status === 'filed') {
+          expect(r.receipt.yqsb).toBe(it.state === 'yqwsb');
+          expect(Boolean(r.receipt.tzs)).toBe(it.state === 'yqwsb');
+        }
+      }
+      const filed = await viewsAgree(bureau, qysh, today);
+      expect(filed.unfiled).toEqual([]);
+      expect(filed.todos.filter((t) => t.code === '33001')).toEqual([]);
+      const states = new Set(filed.roster.items.filter((i) => i.state !== 'wxsb').map((i) => i.state));
+      expect([...states].every((x) => x === 'ysb' || x === 'yjk')).toBe(true);
+      for (const it of filed.roster.items.filter((i) => i.sbrq === today)) {
+        expect(filed.filed.find((f) => f.skssqq === it.skssqq && f.sbrq === today)).toBeTruthy();
+      }
+
+      // Pay everything filed and unpaid: this month's, the late ones (arrears now) and older arrears.
+      const unpaid = (await bureau.filingRoster(s, '2026-11')).items.filter((i) => i.state === 'ysb');
+      const typeOf: Record<string, FilingTaxType> = {
+        增值税: 'zzs',
+        企业所得税: 'qysds',
+        个人所得税: 'grsds',
+        印花税: 'yhs',
+        残疾人就业保障金: 'cbj',
+        企业所得税年度汇算: 'qysdsnd',
+      };
+      for (const a of await bureau.arrears(s)) {
+        const type = typeOf[a.zsxmMc];
+        if (type && !unpaid.some((u) => u.type === type && u.skssqq === a.skssqq)) {
+          unpaid.push({ type, skssqq: a.skssqq } as FilingRosterItem);
+        }
+      }
+      sim.setPayment(qysh, 'ok');
+      for (const it of unpaid) {
+        const p = await bureau.payReturn(s, { type: it.type, skssqq: it.skssqq });
+        expect(p.status, `${it.type} ${it.skssqq}`).toBe('paid');
+      }
+      const paid = await viewsAgree(bureau, qysh, today);
+      expect(paid.owed).toEqual([]);
+      expect(paid.todos.filter((t) => t.code === '33002')).toEqual([]);
+      expect(paid.roster.items.filter((i) => i.state !== 'wxsb').every((i) => i.state === 'yjk')).toBe(true);
+      expect(paid.paid.filter((p) => p.jkrq === today).length).toBe(unpaid.length);
+    });
+  }
 });

@@ -8,7 +8,15 @@ import {
   type EtaxLoginInput,
   type EtaxLoginResult,
   type FilingRoster,
+  type InvoiceTotals,
   MSG_TYPE,
+  type PaymentReceipt,
+  type PayRefusal,
+  type PayResult,
+  type Personnel,
+  type ReturnReceipt,
+  type SubmitRefusal,
+  type SubmitResult,
   type Payment,
   type PersonalTaxLoginResult,
   type ResponsiblePerson,
@@ -35,6 +43,22 @@ export const BUREAU_CODE = {
   smsSent: '30002',
   sessionExpired: '10010',
 } as const;
+
+/** The filing and paying calls' own codes (docs/tax-bureau-protocol.md "Filing and paying"). */
+const SUBMIT_REFUSALS: Readonly<Record<string, SubmitRefusal>> = {
+  '40001': 'badParams',
+  '41001': 'validation',
+  '41003': 'notOpen',
+  '41004': 'overdue',
+  '41005': 'notRegistered',
+};
+const ALREADY_FILED = '41002';
+const PAY_REFUSALS: Readonly<Record<string, PayRefusal>> = {
+  '42001': 'noAgreement',
+  '42002': 'lowBalance',
+  '42004': 'nothingToPay',
+};
+const ALREADY_PAID = '42003';
 
 /** Tries of a call the bureau answers with 'too many people' (tax-bureau.md §9: 10, 1-100 ms apart). */
 export const BUSY_TRIES = 10;
@@ -270,6 +294,54 @@ export function httpBureauClient(opts: HttpBureauClientOptions): BureauClient {
     todos: (session) => all<TodoItem>('wddb', session, PAGE.other),
     filingRoster: (session, filingMonth: string) => query<FilingRoster>('sbqc', session, { filingMonth }),
     hallUrl: (session) => `${base}/hall?session=${encodeURIComponent(session)}`,
+
+    async personnel(session, ssq?: string): Promise<Personnel> {
+      const out: Personnel = { ssq: '', ysb: false, sbrq: '', list: [] };
+      for (let pageNum = 1; ; pageNum++) {
+        const page = await query<Page<Personnel['list'][number]> & Omit<Personnel, 'list'>>('ryxx', session, {
+          ...(ssq ? { ssq } : {}),
+          pageNum,
+          pageSize: PAGE.other,
+        });
+        Object.assign(out, { ssq: page.ssq, ysb: page.ysb, sbrq: page.sbrq });
+        out.list.push(...page.list);
+        if (page.list.length === 0 || out.list.length >= page.total) return out;
+      }
+    },
+
+    invoiceTotals: (session, skssqq: string, skssqz: string) =>
+      query<InvoiceTotals>('fpxx', session, { skssqq, skssqz }),
+
+    async submitReturn(session, input): Promise<SubmitResult> {
+      const reply = await send('/ShenBaoQG/sbtj', { session, ...input });
+      const receipt = () => {
+        const r = reply.data as ReturnReceipt;
+        return { ...r, hzdz: `${base}${r.hzdz}` };
+      };
+      if (reply.code === BUREAU_CODE.ok) return { status: 'filed', receipt: receipt() };
+      if (reply.code === ALREADY_FILED) return { status: 'alreadyFiled', receipt: receipt() };
+      const reason = SUBMIT_REFUSALS[reply.code];
+      if (!reason) throw new BureauError(BUREAU_MSG.busy, 'busy');
+      const sbqx = (reply.data as { sbqx?: unknown } | null)?.sbqx;
+      return {
+        status: 'rejected',
+        reason,
+        msg: stripBrackets(reply.msg),
+        ...(typeof sbqx === 'string' ? { sbqx } : {}),
+      };
+    },
+
+    async payReturn(session, input): Promise<PayResult> {
+      const reply = await send('/ShenBaoQG/jk', { session, type: input.type, skssqq: input.skssqq });
+      if (reply.code === BUREAU_CODE.ok) return { status: 'paid', receipt: reply.data as PaymentReceipt };
+      if (reply.code === ALREADY_PAID) return { status: 'alreadyPaid', receipt: reply.data as PaymentReceipt };
+      const reason = PAY_REFUSALS[reply.code];
+      if (!reason) throw new BureauError(BUREAU_MSG.busy, 'busy');
+      return { status: 'refused', reason, msg: stripBrackets(reply.msg) };
+    },
+
+    receiptUrl: (qysh: string, pzxh: string) =>
+      `${base}/receipt?qysh=${encodeURIComponent(qysh)}&pzxh=${encodeURIComponent(pzxh)}`,
   };
 }
 

@@ -215,6 +215,160 @@ export interface FilingRoster {
   items: FilingRosterItem[];
 }
 
+// --- filing and paying (docs/tax-bureau-protocol.md "Filing and paying") -------------------------------
+
+/** One employee (人员信息) with one month's wages and deductions. Money as decimal strings, two places. */
+export interface BureauEmployee {
+  /** 证件号码 and 证件类型 */
+  zjhm: string;
+  zjlx: string;
+  xm: string;
+  /** 任职受雇日期 */
+  rzrq: string;
+  /** 人员状态 (正常) */
+  ryzt: string;
+  /** 本期收入 (工资薪金) of the month */
+  sre: string;
+  /** 专项扣除: 三险一金, the employee's part */
+  sxyj: string;
+  /** 专项附加扣除 a month, in all and by item */
+  zxfjkc: string;
+  zxfjkcmx: { xm: string; je: string }[];
+  /** 其他扣除 */
+  qtkc: string;
+}
+
+/** The employees and the wages of one month: by default the last month whose IIT report was filed. */
+export interface Personnel {
+  /** The month (YYYY-MM) the wages are of; empty when the taxpayer never filed an IIT report. */
+  ssq: string;
+  /** That month's report is filed, on sbrq. */
+  ysb: boolean;
+  sbrq: string;
+  list: BureauEmployee[];
+}
+
+/** The invoices issued in a period (发票汇总), amounts before tax. */
+export interface InvoiceTotals {
+  skssqq: string;
+  skssqz: string;
+  /** 增值税专用发票 and 普通发票 (incl. 电子发票) amounts */
+  zpje: string;
+  ppje: string;
+}
+
+/** 个人所得税 扣缴申报: per employee the month's wages; deductions default to what the bureau holds. */
+export interface IitFigures {
+  ry: { zjhm: string; sre: string; sxyj?: string; zxfjkc?: string; qtkc?: string }[];
+}
+/** 增值税 小规模: sales at 1% and 5%, on 普票 (or no invoice) and 专票. */
+export interface SmallScaleVatFigures {
+  ppxse?: string;
+  zpxse?: string;
+  ppxse5?: string;
+  zpxse5?: string;
+}
+/** 增值税 一般纳税人: sales by rate and the period's input VAT; xwqy halves the surtaxes (小型微利企业). */
+export interface GeneralVatFigures {
+  xse13?: string;
+  xse9?: string;
+  xse6?: string;
+  jxse?: string;
+  xwqy?: boolean;
+}
+/** 企业所得税 quarterly prepayment: cumulative this year; cyrs 从业人数 and zcze 资产总额 for 小型微利. */
+export interface CitFigures {
+  yysr: string;
+  yycb: string;
+  lrze: string;
+  cyrs?: number;
+  zcze?: string;
+}
+/** 财务报表: a few statement totals (资产总计 = 负债合计 + 所有者权益合计). */
+export interface StatementFigures {
+  zcze: string;
+  fzze: string;
+  syzqy: string;
+  yysr: string;
+  jlr: string;
+}
+/** 印花税: contract amounts by 税目 (htlx: mmht 买卖, jkht 借款, zlht 租赁, jsht 技术, … see tax-compute.ts). */
+export interface StampFigures {
+  ht: { htlx: string; je: string }[];
+  xwqy?: boolean;
+}
+/** Items the bureau takes as given (年度汇算, 工商年报, 残保金). */
+export interface PlainFigures {
+  srze?: string;
+  ybtse?: string;
+}
+export type ReturnFigures =
+  | IitFigures
+  | SmallScaleVatFigures
+  | GeneralVatFigures
+  | CitFigures
+  | StatementFigures
+  | StampFigures
+  | PlainFigures;
+
+/** One return to submit: type, 所属期, the figures; lsb a zero return (零申报), yqsb a late return (逾期申报). */
+export interface ReturnSubmission {
+  type: FilingTaxType;
+  skssqq: string;
+  skssqz: string;
+  lsb?: boolean;
+  yqsb?: boolean;
+  sbsj?: ReturnFigures;
+}
+
+/** The bureau's receipt of a filed return. */
+export interface ReturnReceipt {
+  type: FilingTaxType;
+  skssqq: string;
+  skssqz: string;
+  sbrq: string;
+  /** 申报凭证序号 */
+  pzxh: string;
+  srze: string;
+  ybtse: string;
+  lsb: boolean;
+  yqsb: boolean;
+  /** The computed lines of the return (docs/tax-bureau-protocol.md), yuan strings. */
+  mx: Record<string, string>;
+  /** The 申报回执 PDF (absolute address). */
+  hzdz: string;
+  /** A late return's notice (逾期申报告知); empty otherwise. */
+  tzs?: string;
+}
+
+/** Why the bureau refused a return. */
+export type SubmitRefusal = 'validation' | 'notOpen' | 'overdue' | 'notRegistered' | 'badParams';
+
+/**
+ * A submission's outcome: filed now, or filed before (the same return submitted again: a success, with
+ * the first receipt), or refused with the bureau's message (brackets stripped).
+ */
+export type SubmitResult =
+  | { status: 'filed'; receipt: ReturnReceipt }
+  | { status: 'alreadyFiled'; receipt: ReturnReceipt }
+  | { status: 'rejected'; reason: SubmitRefusal; msg: string; sbqx?: string };
+
+/** A 三方协议 deduction's receipt: jkrq, the tax and late fee, the 电子缴款凭证 (电子税票号码). */
+export interface PaymentReceipt {
+  type: FilingTaxType;
+  skssqq: string;
+  skssqz: string;
+  jkrq: string;
+  sjje: string;
+  znj: string;
+  dzsphm: string;
+}
+export type PayRefusal = 'noAgreement' | 'lowBalance' | 'nothingToPay';
+export type PayResult =
+  | { status: 'paid'; receipt: PaymentReceipt }
+  | { status: 'alreadyPaid'; receipt: PaymentReceipt }
+  | { status: 'refused'; reason: PayRefusal; msg: string };
+
 /** What a batch check collects per enterprise (tax-bureau.md §3 collected data). */
 export interface CollectedData {
   nsrjcxx: TaxpayerInfo;
@@ -260,4 +414,14 @@ export interface BureauClient {
   filingRoster(session: string, filingMonth: string): Promise<FilingRoster>;
   /** Address of the e-tax hall page for a logged-in session (shown embedded, titled with qymc + qysh). */
   hallUrl(session: string): string;
+  /** 人员信息 and the wages of a month (`YYYY-MM`; default the last month whose IIT report was filed). */
+  personnel(session: string, ssq?: string): Promise<Personnel>;
+  /** The invoices issued in a period (the figures a VAT return starts from). */
+  invoiceTotals(session: string, skssqq: string, skssqz: string): Promise<InvoiceTotals>;
+  /** Files one return; a second submission of the same return answers alreadyFiled with the first receipt. */
+  submitReturn(session: string, input: ReturnSubmission): Promise<SubmitResult>;
+  /** Pays a filed return's tax by 三方协议 deduction. */
+  payReturn(session: string, input: { type: FilingTaxType; skssqq: string }): Promise<PayResult>;
+  /** The 申报回执 PDF of a filed return. */
+  receiptUrl(qysh: string, pzxh: string): string;
 }

@@ -1,0 +1,737 @@
+import {
+  type CityLocation,
+  citPrepay,
+  daysOverdue,
+  duePeriod,
+  type FilingTaxType,
+  filingMonthOf,
+  generalVat,
+  type IitMonth,
+  idCardCheckChar,
+  iitYear,
+  isFilingTaxType,
+  isStampKind,
+  STAMP_KIND_NAMES,
+  type StampKind,
+  smallScaleVat,
+  stampDuty,
+} from '@dzy/shared';
+import {
+  type Book,
+  dzsphmOf,
+  hasEmployees,
+  isFiled,
+  mix,
+  monthIndex,
+  pzxhOf,
+  type SimReturn,
+  scaleOf,
+  ZSXM,
+} from './filing.js';
+import { areaOf, hash, personName, rng, seeded, type Taxpayer, yuan } from './taxpayers.js';
+
+/**
+ * Returns filed and paid through the bureau (docs/tax-bureau-protocol.md, "Filing and paying"): the
+ * taxpayer's employees and wages (人员信息), its invoice totals, the submission of a return (computed with
+ * packages/shared/src/tax-compute.ts and checked like the real bureau), payment by 三方协议 deduction, and
+ * the ledger of what was filed and paid, laid over the filing model's book so every view shows it.
+ */
+
+const int = (r: () => number, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+// --- 人员信息 and wages ----------------------------------------------------------------------------
+
+export interface SimEmployee {
+  /** 证件号码 (居民身份证) */
+  zjhm: string;
+  xm: string;
+  /** 任职受雇日期 */
+  rzrq: string;
+  /** The 2019 base wage, fen; later years get a raise. */
+  base: number;
+  /** 住房公积金 rate, ‰ (the employee's part). */
+  gjjPermille: number;
+  /** 专项附加扣除 a month, by item, fen. */
+  zxfjkcmx: { xm: string; je: number }[];
+}
+
+/** The taxpayer's employees: as many as its scale says, none for a taxpayer without employees (no grsds). */
+export function employeesOf(t: Taxpayer): SimEmployee[] {
+  if (!hasEmployees(t.qysh)) return [];
+  const s = scaleOf(t);
+  const r = rng(`staff:${t.qysh}`);
+  const area = areaOf(t.qysh);
+  const from = t.info.djrq > '2019-01-01' ? t.info.djrq : '2019-01-01';
+  return Array.from({ length: s.staff }, (_, i) => {
+    const first17 = `${area}${int(r, 1965, 2002)}${pad2(int(r, 1, 12))}${pad2(int(r, 1, 28))}${String(100 + i).slice(-3)}`;
+    // Most were hired before 2019 (or with the company); some later.
+    const later = r() < 0.35;
+    const y = int(r, Number(from.slice(0, 4)), 2026);
+    const hired = later ? `${y}-${pad2(int(r, 1, 12))}-${pad2(int(r, 1, 28))}` : from;
+    const rzrq = hired < from ? from : hired > '2026-10-01' ? from : hired;
+    const items: { xm: string; je: number }[] = [];
+    if (r() < 0.45) items.push({ xm: '子女教育', je: 200_000 * int(r, 1, 2) });
+    if (r() < 0.4) items.push({ xm: '赡养老人', je: r() < 0.5 ? 300_000 : 150_000 });
+    const h = r();
+    if (h < 0.3) items.push({ xm: '住房贷款利息', je: 100_000 });
+    else if (h < 0.5) items.push({ xm: '住房租金', je: [150_000, 110_000, 80_000][int(r, 0, 2)] ?? 150_000 });
+    if (r() < 0.1) items.push({ xm: '继续教育', je: 40_000 });
+    return {
+      zjhm: first17 + idCardCheckChar(first17),
+      xm: personName(r),
+      rzrq,
+      // 60%-250% of the company's typical wage, in whole hundreds of yuan.
+      base: Math.floor((s.wage * int(r, 60, 250)) / 100 / 10_000) * 10_000,
+      gjjPermille: int(r, 5, 12) * 10,
+      zxfjkcmx: items,
+    };
+  });
+}
+
+/** The base wage of a year: +4% a year from 2019. */
+const yearBase = (e: SimEmployee, year: number) =>
+  Math.floor((e.base * (100 + 4 * Math.max(0, year - 2019))) / 100 / 100) * 100;
+
+/** One month's wage row of an employee, fen: wage (sometimes overtime or a bonus), 三险一金, 专项附加. */
+export function wageOf(t: Taxpayer, e: SimEmployee, month: string) {
+  const base = yearBase(e, Number(month.slice(0, 4)));
+  const g = seeded(mix(hash(e.zjhm), 7, monthIndex(month)));
+  const extra = g() < 0.25 ? Math.floor((base * int(g, 1, 15)) / 100 / 100) * 100 : 0;
+  // 三险一金: 养老 8% + 医疗 2% + 失业 0.5% + 公积金, on the year's base.
+  const sxyj = Math.floor((base * (105 + e.gjjPermille)) / 1000);
+  void t;
+  return { sre: base + extra, sxyj, zxfjkc: e.zxfjkcmx.reduce((s, x) => s + x.je, 0) };
+}
+
+/** Employed in a month (hired on or before its last day). */
+const employedIn = (e: SimEmployee, month: string) => e.rzrq.slice(0, 7) <= month;
+
+// --- invoices ------------------------------------------------------------------------------------------
+
+/**
+ * The invoices the taxpayer issued in a period (发票汇总), fen: 专票 and 普票 amounts before tax; together
+ * the period's sales on the book. A small-scale taxpayer whose book VAT is 0 issued no 专票 that period.
+ */
+export function invoicesOf(book: Book, skssqq: string, skssqz: string) {
+  const ret = book.returns.find((r) => r.type === 'zzs' && r.skssqq === skssqq && r.skssqz === skssqz);
+  const sales = ret?.srze ?? 0;
+  const g = seeded(mix(book.seed, 8, monthIndex(skssqq)));
+  const share = book.kind === '0' ? int(g, 70, 95) : ret && ret.ybtse > 0 ? int(g, 0, 40) : 0;
+  const zp = Math.floor((sales * share) / 100);
+  return { zpje: zp, ppje: sales - zp };
+}
+
+/** Where the taxpayer is (城建税 rate): mostly 市区. */
+export function locationOf(qysh: string): CityLocation {
+  const x = rng(`location:${qysh}`)();
+  return x < 0.8 ? 'city' : x < 0.95 ? 'county' : 'other';
+}
+
+// --- payment behaviour -----------------------------------------------------------------------------------
+
+/** How a 三方协议 deduction goes: most succeed; a few have no agreement, a few too little money. */
+export type PaymentBehaviour = 'ok' | 'noAgreement' | 'lowBalance';
+export const isPaymentBehaviour = (v: unknown): v is PaymentBehaviour =>
+  v === 'ok' || v === 'noAgreement' || v === 'lowBalance';
+export function defaultPayment(qysh: string): PaymentBehaviour {
+  const x = rng(`tripartite:${qysh}`)();
+  return x < 0.03 ? 'noAgreement' : x < 0.06 ? 'lowBalance' : 'ok';
+}
+
+// --- the ledger ---------------------------------------------------------------------------------------
+
+/** What the bureau did for one return (taxpayer × type × 所属期) through the filing and paying calls. */
+export interface LedgerEntry {
+  qysh: string;
+  type: FilingTaxType;
+  skssqq: string;
+  skssqz: string;
+  /** Submission calls received, and those that filed (0 or 1). */
+  submits: number;
+  filed: number;
+  sbrq?: string;
+  srze?: number;
+  ybtse?: number;
+  lsb?: boolean;
+  yqsb?: boolean;
+  /** The computed lines of the return (yuan strings), and the wages of an IIT report. */
+  mx?: Record<string, string>;
+  wages?: Map<string, { sre: number; sxyj: number; zxfjkc: number; qtkc: number }>;
+  /** 留抵 carried out of a general taxpayer's VAT return. */
+  creditOut?: number;
+  payCalls: number;
+  paid: number;
+  jkrq?: string;
+  znj?: number;
+}
+
+export type Ledger = Map<string, Map<string, LedgerEntry>>;
+const entryKey = (type: string, skssqq: string) => `${type}|${skssqq}`;
+
+export function entryOf(ledger: Ledger, qysh: string, type: FilingTaxType, skssqq: string, skssqz: string) {
+  let own = ledger.get(qysh);
+  if (!own) {
+    own = new Map();
+    ledger.set(qysh, own);
+  }
+  const k = entryKey(type, skssqq);
+  let e = own.get(k);
+  if (!e) {
+    e = { qysh, type, skssqq, skssqz, submits: 0, filed: 0, payCalls: 0, paid: 0 };
+    own.set(k, e);
+  }
+  return e;
+}
+
+/** The book with what was filed and paid through the bureau laid over it (a copy; books are shared). */
+export function withLedger(book: Book, ledger: Ledger, qysh: string): Book {
+  const own = ledger.get(qysh);
+  if (!own || own.size === 0) return book;
+  return {
+    ...book,
+    returns: book.returns.map((r) => {
+      const e = own.get(entryKey(r.type, r.skssqq));
+      if (!e || (!e.filed && !e.paid)) return r;
+      const out: SimReturn = { ...r };
+      if (e.filed) Object.assign(out, { sbrq: e.sbrq, srze: e.srze, ybtse: e.ybtse });
+      if (e.paid) out.jkrq = e.jkrq;
+      return out;
+    }),
+  };
+}
+
+/** Filed and paid through the bureau, for GET /admin/filings. */
+export function ledgerList(ledger: Ledger, book: (qysh: string) => Book, qysh?: string) {
+  const owners = qysh ? [qysh] : [...ledger.keys()];
+  return owners.flatMap((q) =>
+    [...(ledger.get(q)?.values() ?? [])].map((e) => {
+      const b = book(q);
+      const r = b.returns.find((x) => x.type === e.type && x.skssqq === e.skssqq);
+      return {
+        qysh: q,
+        type: e.type,
+        skssqq: e.skssqq,
+        skssqz: e.skssqz,
+        submits: e.submits,
+        filed: e.filed,
+        sbrq: e.sbrq ?? '',
+        pzxh: e.filed && r ? pzxhOf(b, r) : '',
+        srze: e.srze === undefined ? '' : yuan(e.srze),
+        ybtse: e.ybtse === undefined ? '' : yuan(e.ybtse),
+        lsb: Boolean(e.lsb),
+        yqsb: Boolean(e.yqsb),
+        payCalls: e.payCalls,
+        paid: e.paid,
+        jkrq: e.jkrq ?? '',
+        dzsphm: e.paid && r ? dzsphmOf(b, r) : '',
+      };
+    }),
+  );
+}
+
+// --- money on the wire ------------------------------------------------------------------------------
+
+/** A two-decimal yuan amount (string or number) to fen; null when it is not one. */
+export function fenOf(v: unknown): number | null {
+  const text = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : typeof v === 'string' ? v.trim() : '';
+  const m = /^(-?)(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!m) return null;
+  const fen = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
+  return m[1] ? -fen : fen;
+}
+
+// --- submission ----------------------------------------------------------------------------------------
+
+/** Reply codes of the filing and paying calls (docs/tax-bureau-protocol.md). */
+export const FILING_CODE = {
+  badParams: '40001',
+  validation: '41001',
+  alreadyFiled: '41002',
+  notOpen: '41003',
+  overdue: '41004',
+  notRegistered: '41005',
+  noAgreement: '42001',
+  lowBalance: '42002',
+  alreadyPaid: '42003',
+  nothingToPay: '42004',
+} as const;
+
+export type Outcome = { code: string; msg: string; data: unknown };
+const fail = (code: string, msg: string, data: unknown = null): Outcome => ({ code, msg, data });
+
+interface SubmitContext {
+  t: Taxpayer;
+  book: Book;
+  ledger: Ledger;
+  today: string;
+}
+
+/** The receipt of a filed return, as the submission and the already-filed replies give it. */
+export function receiptOf(qysh: string, book: Book, r: SimReturn, e: LedgerEntry | undefined) {
+  const pzxh = pzxhOf(book, r);
+  return {
+    type: r.type,
+    skssqq: r.skssqq,
+    skssqz: r.skssqz,
+    sbrq: r.sbrq ?? '',
+    pzxh,
+    srze: yuan(r.srze),
+    ybtse: yuan(r.ybtse),
+    yqsb: Boolean(e?.yqsb),
+    lsb: Boolean(e?.lsb),
+    mx: e?.mx ?? {},
+    /** The 申报回执 PDF, relative to the bureau's address. */
+    hzdz: receiptPath(qysh, pzxh),
+  };
+}
+export const receiptPath = (qysh: string, pzxh: string) =>
+  `/receipt?qysh=${encodeURIComponent(qysh)}&pzxh=${encodeURIComponent(pzxh)}`;
+
+/**
+ * Submits a return: finds it on the book, refuses what the real bureau refuses, computes the tax and
+ * records it as filed today. The ledger makes a second submission of the same return a 41002 with the
+ * first one's receipt, never a second filing.
+ */
+export function submitReturn(ctx: SubmitContext, b: Record<string, unknown>): Outcome {
+  const { t, book, ledger, today } = ctx;
+  const type = b.type;
+  const skssqq = typeof b.skssqq === 'string' ? b.skssqq : '';
+  const skssqz = typeof b.skssqz === 'string' ? b.skssqz : '';
+  if (!isFilingTaxType(type) || !/^\d{4}-\d{2}-\d{2}$/.test(skssqq) || !/^\d{4}-\d{2}-\d{2}$/.test(skssqz)) {
+    return fail(FILING_CODE.badParams, '申报参数有误：需要 type、skssqq、skssqz[E40001]');
+  }
+  const reg = book.registrations.find((r) => r.type === type);
+  if (!reg) return fail(FILING_CODE.notRegistered, `未认定${ZSXM[type].mc}税费种，不能申报[E41005]`);
+  const ret = book.returns.find((r) => r.type === type && r.skssqq === skssqq && r.skssqz === skssqz);
+  if (!ret) {
+    const month = filingMonthOf(reg, skssqz);
+    const due = duePeriod(reg, month);
+    const future = due && due.skssqq === skssqq && due.skssqz === skssqz && month > book.current;
+    if (future || skssqz >= today) {
+      return fail(FILING_CODE.notOpen, `所属期 ${skssqq} 至 ${skssqz} 未到申报期，暂不能申报[E41003]`);
+    }
+    return fail(FILING_CODE.badParams, `所属期 ${skssqq} 至 ${skssqz} 不是${ZSXM[type].mc}的申报所属期[E40001]`);
+  }
+  const entry = entryOf(ledger, t.qysh, type, skssqq, skssqz);
+  entry.submits += 1;
+  if (isFiled(ret)) {
+    return fail(FILING_CODE.alreadyFiled, '该所属期已申报，请勿重复申报[E41002]', receiptOf(t.qysh, book, ret, entry));
+  }
+  const late = today > ret.sbqx;
+  const yqsb = b.yqsb === true;
+  if (late && !yqsb) {
+    return fail(FILING_CODE.overdue, `该申报已逾期（申报期限 ${ret.sbqx}），请确认逾期申报告知后办理逾期申报[E41004]`, {
+      sbqx: ret.sbqx,
+      yqts: daysOverdue(ret.sbqx, today),
+    });
+  }
+  const lsb = b.lsb === true;
+  const sbsj = (b.sbsj && typeof b.sbsj === 'object' ? b.sbsj : {}) as Record<string, unknown>;
+  const computed = compute(ctx, ret, lsb, sbsj);
+  if ('code' in computed) return computed;
+  Object.assign(entry, {
+    filed: 1,
+    sbrq: today,
+    srze: computed.srze,
+    ybtse: computed.ybtse,
+    lsb,
+    yqsb: late,
+    mx: computed.mx,
+    wages: computed.wages,
+    creditOut: computed.creditOut,
+  });
+  const filed: SimReturn = { ...ret, sbrq: today, srze: computed.srze, ybtse: computed.ybtse };
+  const receipt = receiptOf(t.qysh, book, filed, entry);
+  const notice = late
+    ? `逾期申报：申报期限 ${ret.sbqx}，逾期 ${daysOverdue(ret.sbqx, today)} 天。已生成《责令限期改正通知书》，逾期缴纳的税款按日加收万分之五滞纳金。`
+    : '';
+  return { code: '10000', msg: '申报成功', data: { ...receipt, tzs: notice } };
+}
+
+interface Computed {
+  srze: number;
+  ybtse: number;
+  mx: Record<string, string>;
+  wages?: LedgerEntry['wages'];
+  creditOut?: number;
+}
+
+const halvedFor = (book: Book, sbsj: Record<string, unknown>) => book.kind === '1' || sbsj.xwqy === true;
+
+function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<string, unknown>): Computed | Outcome {
+  const { t, book } = ctx;
+  const money = (name: string, required = false): number | Outcome => {
+    const v = sbsj[name];
+    if (v === undefined || v === null || v === '') {
+      return required ? fail(FILING_CODE.badParams, `申报数据缺少 ${name}[E40001]`) : 0;
+    }
+    const f = fenOf(v);
+    if (f === null) return fail(FILING_CODE.badParams, `申报数据 ${name} 不是金额[E40001]`);
+    return f;
+  };
+  const isOutcome = (x: unknown): x is Outcome => typeof x === 'object' && x !== null && 'code' in x;
+  const nonNeg = (name: string, x: number | Outcome) =>
+    isOutcome(x) ? x : x < 0 ? fail(FILING_CODE.validation, `表间校验不通过：${name} 不能为负数[E41001]`) : x;
+
+  if (lsb) {
+    if (ret.type === 'zzs') {
+      const inv = invoicesOf(book, ret.skssqq, ret.skssqz);
+      if (inv.zpje + inv.ppje > 0) {
+        return fail(
+          FILING_CODE.validation,
+          `表间校验不通过：本期已开具发票 ${yuan(inv.zpje + inv.ppje)} 元，不能零申报[E41001]`,
+        );
+      }
+    }
+    return { srze: 0, ybtse: 0, mx: { lsb: '1' } };
+  }
+
+  switch (ret.type) {
+    case 'zzs': {
+      const inv = invoicesOf(book, ret.skssqq, ret.skssqz);
+      const location = locationOf(t.qysh);
+      if (book.kind === '1') {
+        const f = { pp1: 0, zp1: 0, pp5: 0, zp5: 0 };
+        for (const [k, name] of [
+          ['pp1', 'ppxse'],
+          ['zp1', 'zpxse'],
+          ['pp5', 'ppxse5'],
+          ['zp5', 'zpxse5'],
+        ] as const) {
+          const v = nonNeg(name, money(name));
+          if (isOutcome(v)) return v;
+          f[k] = v;
+        }
+        if (f.zp1 + f.zp5 < inv.zpje) {
+          return fail(
+            FILING_CODE.validation,
+            `表间校验不通过：申报的专用发票销售额 ${yuan(f.zp1 + f.zp5)} 元小于发票系统开具的专用发票金额 ${yuan(inv.zpje)} 元[E41001]`,
+          );
+        }
+        const cycle = ret.cycle === 'month' ? 'month' : 'quarter';
+        const r = smallScaleVat({ cycle, ...f, location, halved: true });
+        return {
+          srze: r.sales,
+          ybtse: r.total,
+          mx: {
+            xse: yuan(r.sales),
+            msxse: yuan(r.exemptSales),
+            ysxse: yuan(r.taxedSales),
+            mse: yuan(r.exemptTax),
+            ynse: yuan(r.vat),
+            cjs: yuan(r.surtaxes.cjs),
+            jyfj: yuan(r.surtaxes.jyfj),
+            dfjyfj: yuan(r.surtaxes.dfjyfj),
+            fjsjze: yuan(r.surtaxes.reduction),
+            ybtse: yuan(r.total),
+          },
+        };
+      }
+      const sales: { amount: number; ratePermille: number }[] = [];
+      for (const [name, rate] of [
+        ['xse13', 130],
+        ['xse9', 90],
+        ['xse6', 60],
+      ] as const) {
+        const v = nonNeg(name, money(name));
+        if (isOutcome(v)) return v;
+        sales.push({ amount: v, ratePermille: rate });
+      }
+      const jxse = nonNeg('jxse', money('jxse'));
+      if (isOutcome(jxse)) return jxse;
+      const total = sales.reduce((s, x) => s + x.amount, 0);
+      if (total < inv.zpje + inv.ppje) {
+        return fail(
+          FILING_CODE.validation,
+          `表间校验不通过：申报销售额 ${yuan(total)} 元小于发票系统开具金额 ${yuan(inv.zpje + inv.ppje)} 元[E41001]`,
+        );
+      }
+      const creditIn = previousCredit(ctx, ret);
+      const r = generalVat({ sales, inputTax: jxse, creditIn, location, halved: sbsj.xwqy === true });
+      return {
+        srze: r.sales,
+        ybtse: r.total,
+        creditOut: r.creditOut,
+        mx: {
+          xse: yuan(r.sales),
+          xxse: yuan(r.outputTax),
+          jxse: yuan(jxse),
+          sqldse: yuan(creditIn),
+          ynse: yuan(r.vat),
+          qmldse: yuan(r.creditOut),
+          cjs: yuan(r.surtaxes.cjs),
+          jyfj: yuan(r.surtaxes.jyfj),
+          dfjyfj: yuan(r.surtaxes.dfjyfj),
+          fjsjze: yuan(r.surtaxes.reduction),
+          ybtse: yuan(r.total),
+        },
+      };
+    }
+    case 'qysds': {
+      const yysr = money('yysr', true);
+      const yycb = money('yycb', true);
+      const lrze = money('lrze', true);
+      if (isOutcome(yysr)) return yysr;
+      if (isOutcome(yycb)) return yycb;
+      if (isOutcome(lrze)) return lrze;
+      const [rev, cost, profit] = [yysr, yycb, lrze];
+      if (profit !== rev - cost) {
+        return fail(
+          FILING_CODE.validation,
+          `表间校验不通过：利润总额 ${yuan(profit)} 元不等于营业收入减营业成本 ${yuan(rev - cost)} 元[E41001]`,
+        );
+      }
+      const staff = Number.isInteger(sbsj.cyrs) ? (sbsj.cyrs as number) : scaleOf(t).staff;
+      const assets = money('zcze');
+      if (isOutcome(assets)) return assets;
+      const prepaid = book.returns
+        .filter((r) => r.type === 'qysds' && r.skssqq.slice(0, 4) === ret.skssqq.slice(0, 4) && r.skssqq < ret.skssqq)
+        .reduce((s, r) => s + (isFiled(r) ? r.ybtse : 0), 0);
+      const r = citPrepay({
+        revenue: rev,
+        cost,
+        profit,
+        prepaid,
+        staff,
+        assets: assets || 500_000_000,
+      });
+      return {
+        srze: rev,
+        ybtse: r.tax,
+        mx: {
+          yysr: yuan(rev),
+          yycb: yuan(cost),
+          lrze: yuan(profit),
+          sjlre: yuan(r.taxable),
+          xwqy: r.smallMicro ? '1' : '0',
+          ynsdse: yuan(r.fullTax),
+          jmsdse: yuan(r.relief),
+          yyjse: yuan(prepaid),
+          ybtse: yuan(r.tax),
+        },
+      };
+    }
+    case 'grsds':
+      return computeIit(ctx, ret, sbsj);
+    case 'cwbb': {
+      const f: Record<string, number> = {};
+      for (const name of ['zcze', 'fzze', 'syzqy', 'yysr', 'jlr']) {
+        const v = money(name, true);
+        if (isOutcome(v)) return v;
+        f[name] = v;
+      }
+      const [zc, fz, qy] = [f.zcze ?? 0, f.fzze ?? 0, f.syzqy ?? 0];
+      if (zc !== fz + qy) {
+        return fail(
+          FILING_CODE.validation,
+          `表间校验不通过：资产总计 ${yuan(zc)} 元不等于负债合计与所有者权益合计之和 ${yuan(fz + qy)} 元[E41001]`,
+        );
+      }
+      return { srze: f.yysr ?? 0, ybtse: 0, mx: Object.fromEntries(Object.entries(f).map(([k, v]) => [k, yuan(v)])) };
+    }
+    case 'yhs': {
+      const list = Array.isArray(sbsj.ht) ? sbsj.ht : [];
+      const contracts: { kind: StampKind; amount: number }[] = [];
+      for (const c of list as Record<string, unknown>[]) {
+        if (!c || !isStampKind(c.htlx)) return fail(FILING_CODE.badParams, '申报数据 ht[].htlx 不是已知的税目[E40001]');
+        const je = nonNeg(
+          `${STAMP_KIND_NAMES[c.htlx]}计税金额`,
+          fenOf(c.je) ?? fail(FILING_CODE.badParams, '申报数据 ht[].je 不是金额[E40001]'),
+        );
+        if (isOutcome(je)) return je;
+        contracts.push({ kind: c.htlx, amount: je });
+      }
+      const r = stampDuty(contracts, halvedFor(book, sbsj));
+      const mx: Record<string, string> = { jmse: yuan(r.reduction), ybtse: yuan(r.tax) };
+      for (const row of r.rows) mx[row.kind] = yuan(row.tax);
+      return { srze: r.amount, ybtse: r.tax, mx };
+    }
+    default: {
+      // 年度汇算, 工商年报, 残保金: the bureau takes the figures as given.
+      const srze = nonNeg('srze', money('srze'));
+      const ybtse = nonNeg('ybtse', money('ybtse'));
+      if (isOutcome(srze)) return srze;
+      if (isOutcome(ybtse)) return ybtse;
+      return { srze, ybtse, mx: { srze: yuan(srze), ybtse: yuan(ybtse) } };
+    }
+  }
+}
+
+/** 上期留抵: the credit carried out of the previous VAT return filed through the bureau, else 0. */
+function previousCredit(ctx: SubmitContext, ret: SimReturn): number {
+  const own = ctx.ledger.get(ctx.t.qysh);
+  if (!own) return 0;
+  let best: LedgerEntry | undefined;
+  for (const e of own.values()) {
+    if (e.type === 'zzs' && e.filed && e.skssqq < ret.skssqq && (!best || e.skssqq > best.skssqq)) best = e;
+  }
+  return best?.creditOut ?? 0;
+}
+
+/**
+ * The wages of one month as the bureau holds them: what was filed through it, else the deterministic
+ * wages of the employees employed then.
+ */
+export function monthWages(t: Taxpayer, ledger: Ledger, employees: SimEmployee[], month: string, skssqq?: string) {
+  const e = ledger.get(t.qysh)?.get(entryKey('grsds', skssqq ?? `${month}-01`));
+  const rows = new Map<string, { sre: number; sxyj: number; zxfjkc: number; qtkc: number }>();
+  if (e?.filed && e.wages) return e.wages;
+  for (const p of employees) {
+    if (!employedIn(p, month)) continue;
+    rows.set(p.zjhm, { ...wageOf(t, p, month), qtkc: 0 });
+  }
+  return rows;
+}
+
+function computeIit(ctx: SubmitContext, ret: SimReturn, sbsj: Record<string, unknown>): Computed | Outcome {
+  const { t, ledger } = ctx;
+  const employees = employeesOf(t);
+  const byId = new Map(employees.map((e) => [e.zjhm, e]));
+  const month = ret.skssqq.slice(0, 7);
+  const list = Array.isArray(sbsj.ry) ? (sbsj.ry as Record<string, unknown>[]) : null;
+  if (!list) return fail(FILING_CODE.badParams, '申报数据缺少 ry（人员及收入）[E40001]');
+  const wages: NonNullable<LedgerEntry['wages']> = new Map();
+  for (const row of list) {
+    const zjhm = typeof row?.zjhm === 'string' ? row.zjhm : '';
+    const p = byId.get(zjhm);
+    if (!p || !employedIn(p, month)) {
+      return fail(FILING_CODE.validation, `表间校验不通过：人员 ${zjhm || '(空)'} 未采集或该月未任职受雇[E41001]`);
+    }
+    if (wages.has(zjhm)) return fail(FILING_CODE.validation, `表间校验不通过：人员 ${zjhm} 重复申报[E41001]`);
+    const own = wageOf(t, p, month);
+    const val = (k: string, fallback: number) => {
+      if (row[k] === undefined) return fallback;
+      return fenOf(row[k]);
+    };
+    const sre = val('sre', -1);
+    const sxyj = val('sxyj', own.sxyj);
+    const zxfjkc = val('zxfjkc', own.zxfjkc);
+    const qtkc = val('qtkc', 0);
+    if (
+      sre === null ||
+      sxyj === null ||
+      zxfjkc === null ||
+      qtkc === null ||
+      sre < 0 ||
+      sxyj < 0 ||
+      zxfjkc < 0 ||
+      qtkc < 0
+    ) {
+      return fail(FILING_CODE.validation, `表间校验不通过：人员 ${zjhm} 的收入或扣除不是非负金额[E41001]`);
+    }
+    if (zxfjkc > own.zxfjkc) {
+      return fail(
+        FILING_CODE.validation,
+        `表间校验不通过：人员 ${zjhm} 的专项附加扣除 ${yuan(zxfjkc)} 元超过已采集的 ${yuan(own.zxfjkc)} 元[E41001]`,
+      );
+    }
+    wages.set(zjhm, { sre, sxyj, zxfjkc, qtkc });
+  }
+  // 累计预扣法: the year's earlier months as the bureau holds them, then this one.
+  const year = month.slice(0, 4);
+  const earlier = new Map<string, ReturnType<typeof monthWages>>();
+  for (let m = 1; m < Number(month.slice(5, 7)); m++) {
+    const mm = `${year}-${pad2(m)}`;
+    earlier.set(mm, monthWages(t, ledger, employees, mm));
+  }
+  let tax = 0;
+  let income = 0;
+  const mx: Record<string, string> = {};
+  for (const [zjhm, w] of wages) {
+    const p = byId.get(zjhm) as SimEmployee;
+    const months: IitMonth[] = [];
+    for (const [mm, rows] of earlier) {
+      const x = rows.get(zjhm);
+      if (x && employedIn(p, mm)) months.push({ income: x.sre, special: x.sxyj, additional: x.zxfjkc, other: x.qtkc });
+    }
+    months.push({ income: w.sre, special: w.sxyj, additional: w.zxfjkc, other: w.qtkc });
+    const last = iitYear(months).at(-1);
+    const t1 = last?.tax ?? 0;
+    tax += t1;
+    income += w.sre;
+    mx[zjhm] = yuan(t1);
+  }
+  return {
+    srze: income,
+    ybtse: tax,
+    wages,
+    mx: { ...mx, rs: String(wages.size), sre: yuan(income), ybtse: yuan(tax) },
+  };
+}
+
+// --- payment --------------------------------------------------------------------------------------------
+
+/** 三方协议 deduction of one filed return's tax (and a late fee when paid after the deadline). */
+export function payReturn(ctx: SubmitContext & { payment: PaymentBehaviour }, b: Record<string, unknown>): Outcome {
+  const { t, book, ledger, today } = ctx;
+  const type = b.type;
+  const skssqq = typeof b.skssqq === 'string' ? b.skssqq : '';
+  if (!isFilingTaxType(type) || !/^\d{4}-\d{2}-\d{2}$/.test(skssqq)) {
+    return fail(FILING_CODE.badParams, '缴款参数有误：需要 type、skssqq[E40001]');
+  }
+  const ret = book.returns.find((r) => r.type === type && r.skssqq === skssqq);
+  if (!ret || !isFiled(ret)) return fail(FILING_CODE.nothingToPay, '该所属期未申报，没有可缴纳的税款[E42004]');
+  const entry = entryOf(ledger, t.qysh, type, skssqq, ret.skssqz);
+  entry.payCalls += 1;
+  if (ret.jkrq) {
+    return fail(FILING_CODE.alreadyPaid, '该税款已缴纳，请勿重复缴款[E42003]', paymentOf(book, ret, entry));
+  }
+  if (ret.ybtse === 0) return fail(FILING_CODE.nothingToPay, '本期应补(退)税额为 0，无需缴款[E42004]');
+  if (ctx.payment === 'noAgreement') {
+    return fail(FILING_CODE.noAgreement, '未签订三方协议，无法扣款，请先签订三方协议或到银行柜台缴款[E42001]');
+  }
+  if (ctx.payment === 'lowBalance') return fail(FILING_CODE.lowBalance, '账户余额不足，扣款失败[E42002]');
+  const znj = Math.floor((ret.ybtse * 5 * daysOverdue(ret.sbqx, today)) / 10_000);
+  Object.assign(entry, { paid: 1, jkrq: today, znj });
+  return { code: '10000', msg: '扣款成功', data: paymentOf(book, { ...ret, jkrq: today }, entry) };
+}
+
+function paymentOf(book: Book, r: SimReturn, e: LedgerEntry) {
+  return {
+    type: r.type,
+    skssqq: r.skssqq,
+    skssqz: r.skssqz,
+    jkrq: r.jkrq ?? '',
+    sjje: yuan(r.ybtse),
+    znj: yuan(e.znj ?? 0),
+    dzsphm: dzsphmOf(book, r),
+  };
+}
+
+// --- 人员信息 view ---------------------------------------------------------------------------------------
+
+/**
+ * ryxx: the employees and the wages of one month (default: the month of the last IIT report filed, for
+ * the next report to start from), each with the deductions the bureau holds.
+ */
+export function personnel(t: Taxpayer, book: Book, ledger: Ledger, ssq?: string) {
+  const employees = employeesOf(t);
+  const filed = book.returns.filter((r) => r.type === 'grsds' && isFiled(r));
+  const last = filed.at(-1);
+  const month = ssq ?? last?.skssqq.slice(0, 7) ?? '';
+  const ret = book.returns.find((r) => r.type === 'grsds' && r.skssqq.slice(0, 7) === month);
+  const rows = month ? monthWages(t, ledger, employees, month) : new Map();
+  return {
+    ssq: month,
+    ysb: Boolean(ret && isFiled(ret)),
+    sbrq: ret?.sbrq ?? '',
+    list: employees
+      .filter((p) => !month || employedIn(p, month))
+      .map((p) => {
+        const w = rows.get(p.zjhm);
+        return {
+          zjhm: p.zjhm,
+          zjlx: '居民身份证',
+          xm: p.xm,
+          rzrq: p.rzrq,
+          ryzt: '正常',
+          sre: yuan(w?.sre ?? 0),
+          sxyj: yuan(w?.sxyj ?? 0),
+          zxfjkc: yuan(w?.zxfjkc ?? 0),
+          qtkc: yuan(w?.qtkc ?? 0),
+          zxfjkcmx: p.zxfjkcmx.map((x) => ({ xm: x.xm, je: yuan(x.je) })),
+        };
+      }),
+  };
+}
