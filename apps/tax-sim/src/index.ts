@@ -1,4 +1,5 @@
 export type { FaultKind, FaultSpec, Faults, Times } from './faults.js';
+export type { PaymentBehaviour } from './returns.js';
 export { type SmsRecord, startTaxSim, type TaxSim, type TaxSimOptions } from './server.js';
 export {
   SCENARIO_TAXPAYERS,

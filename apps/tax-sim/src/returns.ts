@@ -403,6 +403,13 @@ function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<
           if (isOutcome(v)) return v;
           f[k] = v;
         }
+        const declared = f.pp1 + f.zp1 + f.pp5 + f.zp5;
+        if (declared < inv.zpje + inv.ppje) {
+          return fail(
+            FILING_CODE.validation,
+            `表间校验不通过：申报销售额 ${yuan(declared)} 元小于发票系统开具金额 ${yuan(inv.zpje + inv.ppje)} 元[E41001]`,
+          );
+        }
         if (f.zp1 + f.zp5 < inv.zpje) {
           return fail(
             FILING_CODE.validation,

@@ -197,6 +197,15 @@ describe('submitting returns', () => {
     const zero = await bureau.submitReturn(s, { type: 'zzs', ...Q3, yqsb: true, lsb: true });
     expect(zero).toMatchObject({ status: 'rejected', reason: 'validation' });
     expect(zero.status === 'rejected' && zero.msg).toContain('不能零申报');
+    const below = await bureau.submitReturn(s, {
+      type: 'zzs',
+      ...Q3,
+      yqsb: true,
+      sbsj: { ppxse: '1.00', zpxse: inv.zpje },
+    });
+    expect(below.status === 'rejected' && below.msg).toBe(
+      `表间校验不通过：申报销售额 ${yuan(fen(inv.zpje) + 100)} 元小于发票系统开具金额 ${yuan(fen(inv.zpje) + fen(inv.ppje))} 元`,
+    );
     if (fen(inv.zpje) > 0) {
       const under = await bureau.submitReturn(s, {
         type: 'zzs',
