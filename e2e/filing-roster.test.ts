@@ -59,8 +59,19 @@ async function newPage(): Promise<Page> {
 async function openFromMenu(page: Page, entry: string) {
   await expect.poll(() => page.locator('.dzy-navbar-item').count()).toBeGreaterThan(1);
   await page.locator('.dzy-navbar-item').filter({ hasText: '申报' }).first().click();
-  await page.locator('.dzy-sider .ant-menu-item').filter({ hasText: entry }).first().click();
-  await expect.poll(() => page.title()).toBe(`${entry} - 代账云`);
+  // The top menu opens its first page (报税检查); the entry is clicked once the sidebar shows it, and again
+  // if that first page's navigation landed after the click.
+  const item = page.locator('.dzy-sider .ant-menu-item').filter({ hasText: entry }).first();
+  await expect
+    .poll(
+      async () => {
+        await item.click();
+        await page.waitForTimeout(500);
+        return page.title();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(`${entry} - 代账云`);
 }
 
 const countOf = async (page: Page, key: string) =>

@@ -7,6 +7,7 @@ import {
   FILING_STATE_NAMES,
   FILING_STATES,
   FILING_TAX_TYPE_NAMES,
+  FILING_TAX_TYPE_SHORT,
   type FilingScheduleRow,
   type FilingState,
   type FilingTaxType,
@@ -83,13 +84,18 @@ function OverviewBody() {
       title: '税种',
       key: 'taxType',
       fixed: 'left',
-      width: 200,
-      render: (_, r) => (r.taxType === 'sum' ? <b>合计</b> : FILING_TAX_TYPE_NAMES[r.taxType]),
+      width: 112,
+      render: (_, r) =>
+        r.taxType === 'sum' ? (
+          <b>合计</b>
+        ) : (
+          <span title={FILING_TAX_TYPE_NAMES[r.taxType]}>{FILING_TAX_TYPE_SHORT[r.taxType]}</span>
+        ),
     },
     ...FILING_STATES.map((st) => ({
       title: <Tag color={FILING_STATE_COLORS[st]}>{FILING_STATE_NAMES[st]}</Tag>,
       key: st,
-      width: 110,
+      width: 80,
       align: 'center' as const,
       render: (_: unknown, r: MatrixRow) => (
         <Num
@@ -102,7 +108,7 @@ function OverviewBody() {
     {
       title: '合计',
       key: 'total',
-      width: 90,
+      width: 64,
       align: 'center',
       render: (_, r) => (
         <Num n={r.total} to={{ filingMonth: month, ...(r.taxType === 'sum' ? {} : { taxType: r.taxType }) }} />
@@ -112,63 +118,66 @@ function OverviewBody() {
 
   const staffTo = (r: FilingScheduleRow, extra: RosterQuery = {}): RosterQuery =>
     r.userName === '合计' ? { filingMonth: month, ...extra } : { filingMonth: month, allocateUser: r.userId, ...extra };
+  const progress = (r: FilingScheduleRow) => (
+    <Progress
+      percent={r.percent}
+      size="small"
+      status={r.percent === 100 ? 'success' : r.overdueNum > 0 ? 'exception' : 'active'}
+      format={(p) => `${p}%`}
+    />
+  );
   const scheduleColumns: TableProps<FilingScheduleRow>['columns'] = [
-    { title: '负责人', key: 'userName', dataIndex: 'userName', fixed: 'left', width: 120 },
+    {
+      title: '负责人 / 申报进度',
+      key: 'userName',
+      fixed: 'left',
+      width: 164,
+      render: (_, r) => (
+        <div className="dzy-filing-staff">
+          <div>{r.userName}</div>
+          {progress(r)}
+        </div>
+      ),
+    },
     {
       title: '客户数',
       key: 'clientNum',
-      width: 80,
+      width: 60,
       align: 'center',
       render: (_, r) => <Num n={r.clientNum} to={staffTo(r)} />,
     },
-    { title: '应申报', key: 'dueNum', dataIndex: 'dueNum', width: 80, align: 'center' },
-    { title: '已申报', key: 'filedNum', dataIndex: 'filedNum', width: 80, align: 'center' },
+    { title: '应申报', key: 'dueNum', dataIndex: 'dueNum', width: 60, align: 'center' },
+    { title: '已申报', key: 'filedNum', dataIndex: 'filedNum', width: 60, align: 'center' },
     {
       title: '已缴款',
       key: 'paidNum',
-      width: 80,
+      width: 60,
       align: 'center',
       render: (_, r) => <Num n={r.paidNum} to={staffTo(r, { state: 'yjk' })} />,
     },
     {
       title: '待缴款',
       key: 'unpaid',
-      width: 80,
+      width: 60,
       align: 'center',
       render: (_, r) => <Num n={r.filedNum - r.paidNum} to={staffTo(r, { state: 'ysb' })} />,
     },
     {
       title: '未申报',
       key: 'unfiledNum',
-      width: 80,
+      width: 60,
       align: 'center',
       render: (_, r) => <Num n={r.unfiledNum - r.overdueNum} to={staffTo(r, { state: 'wsb' })} />,
     },
     {
-      title: '逾期未申报',
+      title: '逾期',
       key: 'overdueNum',
-      width: 96,
+      width: 56,
       align: 'center',
-      render: (_, r) =>
-        r.overdueNum > 0 ? (
-          <Typography.Text type="danger">
-            <Num n={r.overdueNum} to={staffTo(r, { state: 'yqwsb' })} />
-          </Typography.Text>
-        ) : (
-          <Num n={0} to={{}} />
-        ),
-    },
-    {
-      title: '申报进度',
-      key: 'percent',
-      width: 220,
       render: (_, r) => (
-        <Progress
-          percent={r.percent}
-          size="small"
-          status={r.percent === 100 ? 'success' : r.overdueNum > 0 ? 'exception' : 'active'}
-          format={(p) => `${p}%`}
-        />
+        <span className={r.overdueNum > 0 ? 'dzy-filing-overdue' : undefined}>
+          <Num n={r.overdueNum} to={staffTo(r, { state: 'yqwsb' })} />
+        </span>
       ),
     },
   ];
@@ -180,7 +189,7 @@ function OverviewBody() {
 
   return (
     <div className="dzy-filing-page">
-      <div className="dzy-card dzy-filing-head">
+      <div className="dzy-filing-head">
         <div className="dzy-filing-head-row">
           <Space size={8} wrap>
             <span className="dzy-filing-label">申报月份</span>
@@ -216,7 +225,7 @@ function OverviewBody() {
       <Card variant="borderless" title="申报概览" className="dzy-filing-section">
         <Table<MatrixRow>
           rowKey="taxType"
-          size="middle"
+          size="small"
           loading={overview.isLoading}
           columns={matrixColumns}
           dataSource={matrixRows}
@@ -240,7 +249,7 @@ function OverviewBody() {
       >
         <Table<FilingScheduleRow>
           rowKey={(r) => (r.userName === '合计' ? 'sum' : r.userId)}
-          size="middle"
+          size="small"
           loading={schedule.isLoading}
           columns={scheduleColumns}
           dataSource={s ? [...s.list, s.sum] : []}

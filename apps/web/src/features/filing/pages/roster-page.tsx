@@ -269,17 +269,18 @@ function RosterBody() {
 
   // --- table ------------------------------------------------------------------------------------
   const rows = list.data?.list ?? [];
-  // The recurring types always; an annual item (汇算, 年报, 残保金) when a client on the page owes it.
+  // The recurring types always; an annual item (汇算, 年报, 残保金) when a client on the page owes it this month.
   const types = FILING_TAX_TYPES.filter(
-    (t) => RECURRING.includes(t) || t === query.taxType || rows.some((row) => row.cells[t]),
+    (t) =>
+      RECURRING.includes(t) ||
+      t === query.taxType ||
+      rows.some((row) => row.cells[t] && row.cells[t]?.state !== 'wxsb'),
   );
-  const index = (i: number) => (list.pageNo - 1) * list.pageSize + i + 1;
   const columns: ListColumn<FilingRow>[] = [
-    { title: '序号', key: 'no', width: 56, align: 'center', render: (_, _r, i) => index(i) },
     {
       title: '企业名称',
       key: 'qymc',
-      width: 220,
+      width: 210,
       render: (_, row) => (
         <div className="dzy-filing-name">
           <div className="dzy-filing-qymc">{row.qymc}</div>
@@ -293,7 +294,7 @@ function RosterBody() {
       (t): ListColumn<FilingRow> => ({
         title: FILING_TAX_TYPE_SHORT[t],
         key: t,
-        width: 150,
+        width: 136,
         render: (_, row) => <CellView cell={row.cells[t]} />,
       }),
     ),
@@ -304,11 +305,11 @@ function RosterBody() {
       align: 'center',
       render: (_, row) => (row.yqCount > 0 ? <Typography.Text type="danger">{row.yqCount} 项</Typography.Text> : '—'),
     },
-    { title: '负责人', key: 'allocateUserName', dataIndex: 'allocateUserName', width: 90, ellipsis: true },
+    { title: '负责人', key: 'allocateUserName', dataIndex: 'allocateUserName', width: 80, ellipsis: true },
     {
       title: '同步情况',
       key: 'sync',
-      width: 190,
+      width: 168,
       render: (_, row) => (
         <div className="dzy-filing-sync">
           {row.syncedAt ? (
@@ -350,7 +351,7 @@ function RosterBody() {
 
   return (
     <div className="dzy-filing-page">
-      <div className="dzy-card dzy-filing-head">
+      <div className="dzy-filing-head">
         <div className="dzy-filing-head-row">
           <Space size={8} wrap>
             <span className="dzy-filing-label">申报月份</span>
@@ -435,33 +436,32 @@ function RosterBody() {
         onReset={() => go({ filingMonth: query.filingMonth })}
         marker={<FilteredMarker values={shownFilter} onClear={() => go({ filingMonth: query.filingMonth })} />}
       />
-      <div className="dzy-card dzy-filing-card">
-        <ListTable<FilingRow>
-          pageKey="filing-roster"
-          nameKey="qymc"
-          className="dzy-filing-table"
-          rowKey="aeiId"
-          size="small"
-          loading={loading}
-          columns={columns}
-          dataSource={rows}
-          empty={query.state || query.keyword ? '没有符合条件的企业' : '暂无企业，请先在我的客户中添加企业'}
-          rowSelection={
-            can(['declare:roster:sync'])
-              ? {
-                  selectedRowKeys: selected,
-                  preserveSelectedRowKeys: true,
-                  onChange: (keys) => setSelected(keys as number[]),
-                  getCheckboxProps: (row) => ({ disabled: !row.qysh }),
-                }
-              : undefined
-          }
-          selection={
-            selected.length > 0 ? { count: selected.length, unit: '家企业', onClear: () => setSelected([]) } : undefined
-          }
-          pagination={{ ...list.pagination, showQuickJumper: true, pageSizeOptions: FILING_PAGE_SIZES.map(String) }}
-        />
-      </div>
+      <ListTable<FilingRow>
+        card
+        pageKey="filing-roster"
+        nameKey="qymc"
+        className="dzy-filing-table"
+        rowKey="aeiId"
+        size="small"
+        loading={loading}
+        columns={columns}
+        dataSource={rows}
+        empty={query.state || query.keyword ? '没有符合条件的企业' : '暂无企业，请先在我的客户中添加企业'}
+        rowSelection={
+          can(['declare:roster:sync'])
+            ? {
+                selectedRowKeys: selected,
+                preserveSelectedRowKeys: true,
+                onChange: (keys) => setSelected(keys as number[]),
+                getCheckboxProps: (row) => ({ disabled: !row.qysh }),
+              }
+            : undefined
+        }
+        selection={
+          selected.length > 0 ? { count: selected.length, unit: '家企业', onClear: () => setSelected([]) } : undefined
+        }
+        pagination={{ ...list.pagination, showQuickJumper: true, pageSizeOptions: FILING_PAGE_SIZES.map(String) }}
+      />
     </div>
   );
 }
