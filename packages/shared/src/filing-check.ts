@@ -314,7 +314,7 @@ export const LBSJC_DICT: Readonly<Record<LbsjcKind, z.infer<typeof dictData>>> =
     types: FILING_TAX_TYPES.map((t) => ({ code: t, name: FILING_TAX_TYPE_NAMES[t] })),
     states: [
       { code: 'ysb', name: '已申报未缴款' },
-      { code: 'qs', name: '欠税（逾期未缴）' },
+      { code: 'qs', name: '欠税' },
     ],
   },
 };

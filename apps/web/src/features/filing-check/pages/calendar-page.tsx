@@ -13,11 +13,13 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { call } from '../../../lib/request';
+import { periodLabel } from '../period';
 
 /** 征期日历 /declare/zqrl: each deadline day of this filing month and the next with the returns due. */
 export function CalendarPage() {
   useDocumentTitle('征期日历');
-  const [month, setMonth] = useState<Dayjs>(dayjs().startOf('month'));
+  const [value, setValue] = useState<Dayjs>(dayjs());
+  const month = value.startOf('month');
   const [day, setDay] = useState<string | null>(null);
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
@@ -40,9 +42,11 @@ export function CalendarPage() {
         {cal.data ? ` 共 ${cal.data.clientNum} 家企业。` : ''}
       </Typography.Paragraph>
       <Calendar
-        value={month}
-        onPanelChange={(v) => setMonth(v.startOf('month'))}
+        value={value}
+        mode="month"
+        onPanelChange={(v) => setValue(v)}
         onSelect={(d, info) => {
+          setValue(d);
           if (info.source !== 'date') return;
           const key = d.format('YYYY-MM-DD');
           if (byDate.has(key)) {
@@ -82,7 +86,7 @@ export function CalendarPage() {
           rowKey={(r) => `${r.aeiId}:${r.type}:${r.skssqq}`}
           loading={list.isFetching}
           dataSource={list.data?.list ?? []}
-          scroll={{ x: 720 }}
+          scroll={{ x: 640 }}
           pagination={{
             current: page.pageNum,
             pageSize: page.pageSize,
@@ -98,7 +102,7 @@ export function CalendarPage() {
               width: 170,
               render: (t: CalendarItem['type']) => FILING_TAX_TYPE_NAMES[t],
             },
-            { title: '所属期', width: 200, render: (_: unknown, r) => `${r.skssqq} 至 ${r.skssqz}` },
+            { title: '所属期', width: 110, render: (_: unknown, r) => periodLabel(r.skssqq, r.skssqz) },
             {
               title: '状态',
               dataIndex: 'state',

@@ -11,15 +11,17 @@ import {
   type LbsjcItem,
   type LbsjcKind,
   lbsjcAccessCall,
+  lbsjcClientsCall,
   lbsjcItemsCall,
   lbsjcRateCall,
 } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Input, Progress, Space, Table, Tabs, Tag } from 'antd';
+import { App, Button, Card, Empty, Input, Modal, Progress, Space, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
 import { Auth } from '../../../components/auth';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { call } from '../../../lib/request';
+import { periodLabel } from '../period';
 
 const stateName = (kind: LbsjcKind, s: string) =>
   LBSJC_DICT[kind].states.find((x) => x.code === s)?.name ?? FILING_STATE_NAMES[s as FilingState] ?? s;
@@ -29,6 +31,7 @@ function KindPanel({ kind }: { kind: LbsjcKind }) {
   const qc = useQueryClient();
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
+  const [showFailed, setShowFailed] = useState(false);
   const rate = useQuery({
     queryKey: ['filing-check', 'lbsjc-rate', kind],
     queryFn: () => call(lbsjcRateCall, { kind }),
@@ -77,7 +80,12 @@ function KindPanel({ kind }: { kind: LbsjcKind }) {
           <Tag color={running ? 'processing' : 'success'}>{running ? '检查中' : '检查完成'}</Tag>
           <Progress percent={r.rate} status={running ? 'active' : 'success'} style={{ maxWidth: 320, margin: 0 }} />
           <span>
-            已完成 {r.completeNum} / {r.totalNum}，失败 {r.failNum}，发现 <b>{r.foundNum}</b> 条
+            已完成 {r.completeNum} / {r.totalNum}，发现 <b>{r.foundNum}</b> 条
+            {r.failNum > 0 && (
+              <Button type="link" size="small" danger onClick={() => setShowFailed(true)}>
+                {`${r.failNum} 家检查失败`}
+              </Button>
+            )}
           </span>
         </div>
       )}
@@ -95,33 +103,66 @@ function KindPanel({ kind }: { kind: LbsjcKind }) {
             onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
           }}
           columns={[
-            { title: '企业名称', dataIndex: 'qymc', width: 220, ellipsis: true, fixed: 'left' },
+            { title: '企业名称', dataIndex: 'qymc', width: 190, ellipsis: true, fixed: 'left' },
             {
               title: '税种',
               dataIndex: 'type',
-              width: 170,
+              width: 150,
+              ellipsis: true,
               render: (t: LbsjcItem['type']) => FILING_TAX_TYPE_NAMES[t],
             },
-            { title: '所属期', width: 200, render: (_: unknown, x) => `${x.skssqq} 至 ${x.skssqz}` },
-            { title: '申报期限', dataIndex: 'sbqx', width: 110 },
+            {
+              title: '所属期',
+              width: 110,
+              render: (_: unknown, x) => (
+                <span title={`${x.skssqq} 至 ${x.skssqz}`}>{periodLabel(x.skssqq, x.skssqz)}</span>
+              ),
+            },
+            { title: '申报期限', dataIndex: 'sbqx', width: 100 },
             {
               title: '状态',
               dataIndex: 'state',
-              width: 130,
+              width: 100,
               render: (s: string) => (
                 <Tag color={s === 'wsb' ? 'blue' : s === 'ysb' ? 'orange' : 'red'}>{stateName(kind, s)}</Tag>
               ),
             },
-            { title: kind === 'wsb' ? '应补(退)税额' : '未缴金额', dataIndex: 'amount', width: 120, align: 'right' },
-            ...(kind === 'wjk' ? [{ title: '滞纳金', dataIndex: 'znj', width: 100, align: 'right' as const }] : []),
+            { title: kind === 'wsb' ? '应补(退)税额' : '未缴金额', dataIndex: 'amount', width: 110, align: 'right' },
+            ...(kind === 'wjk' ? [{ title: '滞纳金', dataIndex: 'znj', width: 90, align: 'right' as const }] : []),
             { title: '逾期天数', dataIndex: 'daysOverdue', width: 90, align: 'right' },
-            { title: '负责人', dataIndex: 'allocateUserName', width: 100 },
+            { title: '负责人', dataIndex: 'allocateUserName', width: 80, ellipsis: true },
           ]}
         />
       ) : (
         <Empty description="尚未检查，点击上方按钮开始" />
       )}
+      {r && <FailedClients batchId={r.batchId} open={showFailed} onClose={() => setShowFailed(false)} />}
     </Space>
+  );
+}
+
+/** The clients a check could not answer for, with the reason (the check messages of tax-bureau.md §8). */
+function FailedClients({ batchId, open, onClose }: { batchId: number; open: boolean; onClose: () => void }) {
+  const [pageNum, setPageNum] = useState(1);
+  const list = useQuery({
+    enabled: open,
+    queryKey: ['filing-check', 'lbsjc-failed', batchId, pageNum],
+    queryFn: () => call(lbsjcClientsCall, { batchId, failedOnly: true, pageNum, pageSize: 10 }),
+  });
+  return (
+    <Modal open={open} onCancel={onClose} footer={null} title="检查失败的企业" width={720}>
+      <Table
+        rowKey="id"
+        size="small"
+        loading={list.isFetching}
+        dataSource={list.data?.list ?? []}
+        pagination={{ current: pageNum, pageSize: 10, total: list.data?.total ?? 0, onChange: setPageNum }}
+        columns={[
+          { title: '企业名称', dataIndex: 'qymc', width: 240, ellipsis: true },
+          { title: '失败原因', dataIndex: 'msg' },
+        ]}
+      />
+    </Modal>
   );
 }
 

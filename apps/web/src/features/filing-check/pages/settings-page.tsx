@@ -132,6 +132,7 @@ function RemindForm({ days }: { days: number | undefined }) {
   return (
     <Form
       layout="inline"
+      requiredMark={false}
       key={days}
       initialValues={{ remindDays: days }}
       onFinish={async (v: { remindDays: number }) => {
@@ -266,10 +267,10 @@ function LogTab() {
           width: 170,
           render: (v: string) => new Date(v).toLocaleString('zh-CN'),
         },
-        { title: '操作人', dataIndex: 'userName', width: 100 },
-        { title: '操作', dataIndex: 'actionName', width: 120 },
-        { title: '企业', dataIndex: 'qymc', width: 220, ellipsis: true },
-        { title: '内容', dataIndex: 'detail' },
+        { title: '操作人', dataIndex: 'userName', width: 90 },
+        { title: '操作', dataIndex: 'actionName', width: 110 },
+        { title: '内容', dataIndex: 'detail', width: 320 },
+        { title: '企业', dataIndex: 'qymc', ellipsis: true },
       ]}
     />
   );
