@@ -285,7 +285,8 @@ function RosterBody() {
         <div className="dzy-filing-name">
           <div className="dzy-filing-qymc">{row.qymc}</div>
           <div className="dzy-filing-sub">
-            {row.qysh || <Typography.Text type="warning">未填税号</Typography.Text>} · {TAXPAYER_KIND_NAMES[row.nsrlx]}
+            {row.qysh || <Typography.Text type="warning">未填税号</Typography.Text>}{' '}
+            <span className="dzy-filing-kind">· {TAXPAYER_KIND_NAMES[row.nsrlx]}</span>
           </div>
         </div>
       ),
