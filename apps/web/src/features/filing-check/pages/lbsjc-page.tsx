@@ -1,4 +1,4 @@
-import { PlayCircleOutlined } from '@ant-design/icons';
+import { PlayCircleOutlined, SelectOutlined } from '@ant-design/icons';
 import {
   checkUnDeclaredCall,
   checkUnPaidCall,
@@ -19,8 +19,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Input, Modal, Progress, Space, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
 import { Auth } from '../../../components/auth';
+import { type ListColumn, ListTable } from '../../../components/list-page/list-table';
 import { useDocumentTitle } from '../../../lib/document-title';
+import { usePagedList } from '../../../lib/paging';
 import { call } from '../../../lib/request';
+import { EnterprisePicker } from '../../declare/components/enterprise-picker';
 import { periodLabel } from '../period';
 
 const stateName = (kind: LbsjcKind, s: string) =>
@@ -30,28 +33,67 @@ function KindPanel({ kind }: { kind: LbsjcKind }) {
   const { modal, message } = App.useApp();
   const qc = useQueryClient();
   const [keyword, setKeyword] = useState('');
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
   const [showFailed, setShowFailed] = useState(false);
+  const [picking, setPicking] = useState(false);
   const rate = useQuery({
     queryKey: ['filing-check', 'lbsjc-rate', kind],
     queryFn: () => call(lbsjcRateCall, { kind }),
     refetchInterval: (q) => (q.state.data?.state === 'running' ? LBSJC_POLL_MS : false),
   });
   const r = rate.data;
-  const items = useQuery({
-    queryKey: ['filing-check', 'lbsjc-items', kind, r?.batchId, r?.completeNum, keyword, page],
-    queryFn: () => call(lbsjcItemsCall, { kind, batchId: r?.batchId, keyword, ...page }),
-    enabled: Boolean(r),
-  });
+  const items = usePagedList(
+    lbsjcItemsCall,
+    { kind, batchId: r?.batchId, keyword },
+    { enabled: Boolean(r), queryKey: ['filing-check', 'lbsjc-items', r?.completeNum] },
+  );
   const running = r?.state === 'running';
-  const start = () =>
+  const columns: ListColumn<LbsjcItem>[] = [
+    { key: 'qymc', title: '企业名称', dataIndex: 'qymc', width: 190, ellipsis: true },
+    {
+      key: 'type',
+      title: '税种',
+      dataIndex: 'type',
+      width: 150,
+      ellipsis: true,
+      render: (t: LbsjcItem['type']) => FILING_TAX_TYPE_NAMES[t],
+    },
+    {
+      key: 'period',
+      title: '所属期',
+      width: 110,
+      render: (_: unknown, x) => <span title={`${x.skssqq} 至 ${x.skssqz}`}>{periodLabel(x.skssqq, x.skssqz)}</span>,
+    },
+    { key: 'sbqx', title: '申报期限', dataIndex: 'sbqx', width: 100 },
+    {
+      key: 'state',
+      title: '状态',
+      dataIndex: 'state',
+      width: 100,
+      render: (s: string) => (
+        <Tag color={s === 'wsb' ? 'blue' : s === 'ysb' ? 'orange' : 'red'}>{stateName(kind, s)}</Tag>
+      ),
+    },
+    {
+      key: 'amount',
+      title: kind === 'wsb' ? '应补(退)税额' : '未缴金额',
+      dataIndex: 'amount',
+      width: 110,
+      align: 'right',
+    },
+    ...(kind === 'wjk' ? [{ key: 'znj', title: '滞纳金', dataIndex: 'znj', width: 90, align: 'right' as const }] : []),
+    { key: 'daysOverdue', title: '逾期天数', dataIndex: 'daysOverdue', width: 90, align: 'right' },
+    { key: 'allocateUserName', title: '负责人', dataIndex: 'allocateUserName', width: 80, ellipsis: true },
+  ];
+  const run = (scope: 'all' | 'selected', aeiIds: number[]) =>
     modal.confirm({
       title: `开始${LBSJC_KIND_NAMES[kind]}检查`,
-      content: '将逐户登录电子税务局，检查数据范围内全部在服务且有税号的企业（含以前所属期），确定开始吗？',
+      content: `将逐户登录电子税务局，检查${
+        scope === 'all' ? '数据范围内全部在服务且有税号的企业' : `所选 ${aeiIds.length} 家企业`
+      }（含以前所属期），确定开始吗？`,
       okText: '开始检查',
       cancelText: '取消',
       onOk: async () => {
-        const res = await call(kind === 'wsb' ? checkUnDeclaredCall : checkUnPaidCall, { scope: 'all' });
+        const res = await call(kind === 'wsb' ? checkUnDeclaredCall : checkUnPaidCall, { scope, aeiIds });
         if (res && res.blocked.length > 0) message.warning(`${res.blocked.length} 家企业因合同提醒被限制，未检查`);
         if (res && res.noQysh.length > 0) message.warning(`${res.noQysh.length} 家企业没有税号，未检查`);
         await qc.invalidateQueries({ queryKey: ['filing-check', 'lbsjc-rate', kind] });
@@ -61,18 +103,20 @@ function KindPanel({ kind }: { kind: LbsjcKind }) {
     <Space direction="vertical" size={12} style={{ width: '100%' }}>
       <Space wrap>
         <Auth perms={['declare:lbsjc:run']}>
-          <Button type="primary" icon={<PlayCircleOutlined />} disabled={running} onClick={start}>
-            {`检查${LBSJC_KIND_NAMES[kind]}`}
-          </Button>
+          <Space>
+            <Button type="primary" icon={<PlayCircleOutlined />} disabled={running} onClick={() => run('all', [])}>
+              {`检查${LBSJC_KIND_NAMES[kind]}`}
+            </Button>
+            <Button icon={<SelectOutlined />} disabled={running} onClick={() => setPicking(true)}>
+              选择企业检查
+            </Button>
+          </Space>
         </Auth>
         <Input.Search
           allowClear
           placeholder="企业名称或税号"
           style={{ width: 260 }}
-          onSearch={(v) => {
-            setKeyword(v.trim());
-            setPage({ ...page, pageNum: 1 });
-          }}
+          onSearch={(v) => setKeyword(v.trim())}
         />
       </Space>
       {r && (
@@ -90,52 +134,32 @@ function KindPanel({ kind }: { kind: LbsjcKind }) {
         </div>
       )}
       {r ? (
-        <Table<LbsjcItem>
+        <ListTable<LbsjcItem>
+          pageKey={`filing-lbsjc-${kind}`}
+          nameKey="qymc"
           rowKey="id"
           loading={items.isFetching}
           dataSource={items.data?.list ?? []}
-          scroll={{ x: 960 }}
-          pagination={{
-            current: page.pageNum,
-            pageSize: page.pageSize,
-            total: items.data?.total ?? 0,
-            showTotal: (n) => `共 ${n} 条`,
-            onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-          }}
-          columns={[
-            { title: '企业名称', dataIndex: 'qymc', width: 190, ellipsis: true, fixed: 'left' },
-            {
-              title: '税种',
-              dataIndex: 'type',
-              width: 150,
-              ellipsis: true,
-              render: (t: LbsjcItem['type']) => FILING_TAX_TYPE_NAMES[t],
-            },
-            {
-              title: '所属期',
-              width: 110,
-              render: (_: unknown, x) => (
-                <span title={`${x.skssqq} 至 ${x.skssqz}`}>{periodLabel(x.skssqq, x.skssqz)}</span>
-              ),
-            },
-            { title: '申报期限', dataIndex: 'sbqx', width: 100 },
-            {
-              title: '状态',
-              dataIndex: 'state',
-              width: 100,
-              render: (s: string) => (
-                <Tag color={s === 'wsb' ? 'blue' : s === 'ysb' ? 'orange' : 'red'}>{stateName(kind, s)}</Tag>
-              ),
-            },
-            { title: kind === 'wsb' ? '应补(退)税额' : '未缴金额', dataIndex: 'amount', width: 110, align: 'right' },
-            ...(kind === 'wjk' ? [{ title: '滞纳金', dataIndex: 'znj', width: 90, align: 'right' as const }] : []),
-            { title: '逾期天数', dataIndex: 'daysOverdue', width: 90, align: 'right' },
-            { title: '负责人', dataIndex: 'allocateUserName', width: 80, ellipsis: true },
-          ]}
+          empty={keyword ? '没有符合条件的记录' : `未发现${LBSJC_KIND_NAMES[kind]}的申报`}
+          pagination={items.pagination}
+          columns={columns}
         />
       ) : (
         <Empty description="尚未检查，点击上方按钮开始" />
       )}
+      <EnterprisePicker
+        open={picking}
+        initial={[]}
+        onCancel={() => setPicking(false)}
+        onOk={(chosen) => {
+          setPicking(false);
+          if (chosen.length > 0)
+            run(
+              'selected',
+              chosen.map((c) => c.id),
+            );
+        }}
+      />
       {r && <FailedClients batchId={r.batchId} open={showFailed} onClose={() => setShowFailed(false)} />}
     </Space>
   );

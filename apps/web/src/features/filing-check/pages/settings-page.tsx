@@ -10,32 +10,44 @@ import {
   saveIgnoredTypesCall,
   saveRemindDaysCall,
   XXBQ_ITEM_NAMES,
+  XXBQ_ITEMS,
+  type XxbqItem,
   xxbqListCall,
   xxbqSaveCall,
 } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Form, Input, InputNumber, Modal, Space, Switch, Table, Tabs, Tag } from 'antd';
+import { App, Button, Card, Checkbox, Form, Input, InputNumber, Modal, Select, Switch, Tabs, Tag } from 'antd';
 import { useState } from 'react';
-import { Auth, useHasPerm } from '../../../components/auth';
+import { useHasPerm } from '../../../components/auth';
+import { type ListColumn, ListTable } from '../../../components/list-page/list-table';
+import { FilteredMarker, SearchBar } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
+import { usePagedList } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { useSessionInfo } from '../../../lib/session';
 import { EnterpriseFormDialog } from '../../customer/components/enterprise-form-dialog';
 
 const KEY = ['filing-check', 'settings'] as const;
 
+interface IgnoreSearch {
+  keyword?: string;
+  ignoredOnly?: boolean;
+}
+
 function IgnoreTab() {
   const { modal, message } = App.useApp();
   const qc = useQueryClient();
-  const [keyword, setKeyword] = useState('');
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
+  const can = useHasPerm();
+  const [form] = Form.useForm<IgnoreSearch>();
+  const [filter, setFilter] = useState<IgnoreSearch>({});
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState(false);
   const [types, setTypes] = useState<FilingTaxType[]>([]);
-  const list = useQuery({
-    queryKey: [...KEY, 'list', keyword, page],
-    queryFn: () => call(filingSettingListCall, { keyword, ...page }),
-  });
+  const list = usePagedList(
+    filingSettingListCall,
+    { keyword: filter.keyword?.trim() ?? '', ignoredOnly: filter.ignoredOnly ?? false },
+    { queryKey: [...KEY, 'list'] },
+  );
   const save = () => {
     if (selected.length === 0) return message.error('请选择企业');
     modal.confirm({
@@ -54,55 +66,91 @@ function IgnoreTab() {
       },
     });
   };
+  const columns: ListColumn<FilingSettingRow>[] = [
+    { key: 'qymc', title: '企业名称', dataIndex: 'qymc', width: 240, ellipsis: true },
+    { key: 'qysh', title: '税号', dataIndex: 'qysh', width: 190 },
+    {
+      key: 'ignoredTypes',
+      title: '忽略的税种',
+      dataIndex: 'ignoredTypes',
+      width: 300,
+      render: (ts: FilingTaxType[]) =>
+        ts.length ? ts.map((t) => <Tag key={t}>{FILING_TAX_TYPE_NAMES[t]}</Tag>) : <span>无（全部办理）</span>,
+    },
+    { key: 'allocateUserName', title: '负责人', dataIndex: 'allocateUserName', width: 100 },
+  ];
   return (
-    <Space direction="vertical" size={12} style={{ width: '100%' }}>
-      <Space wrap>
-        <Input.Search
-          allowClear
-          placeholder="企业名称或税号"
-          style={{ width: 260 }}
-          onSearch={(v) => {
-            setKeyword(v.trim());
-            setPage({ ...page, pageNum: 1 });
-          }}
-        />
-        <Auth perms={['declare:setting:edit']}>
-          <Button
-            type="primary"
-            disabled={selected.length === 0}
-            onClick={() => {
-              setTypes([]);
-              setEditing(true);
+    <>
+      <SearchBar<IgnoreSearch>
+        theme="shrink"
+        embedded
+        form={form}
+        fields={[
+          { name: 'keyword', label: '企业', node: <Input allowClear placeholder="企业名称或税号" maxLength={50} /> },
+          {
+            name: 'ignoredOnly',
+            label: '忽略税种',
+            node: (
+              <Select
+                allowClear
+                placeholder="全部"
+                options={[
+                  { value: false, label: '全部企业' },
+                  { value: true, label: '有忽略的税种' },
+                ]}
+              />
+            ),
+          },
+        ]}
+        buttons={
+          can(['declare:setting:edit'])
+            ? [
+                {
+                  key: 'ignore',
+                  type: 'primary',
+                  label: `设置忽略税种${selected.length ? `（${selected.length}）` : ''}`,
+                  disabled: selected.length === 0,
+                  onClick: () => {
+                    setTypes([]);
+                    setEditing(true);
+                  },
+                },
+              ]
+            : []
+        }
+        onSearch={(v) => setFilter(v)}
+        onReset={() => setFilter({})}
+        marker={
+          <FilteredMarker
+            values={filter}
+            onClear={() => {
+              form.resetFields();
+              setFilter({});
             }}
-          >
-            设置忽略税种{selected.length ? `（${selected.length}）` : ''}
-          </Button>
-        </Auth>
-      </Space>
-      <Table<FilingSettingRow>
+          />
+        }
+      />
+      <ListTable<FilingSettingRow>
+        pageKey="filing-settings"
+        nameKey="qymc"
         rowKey="aeiId"
         loading={list.isFetching}
+        columns={columns}
         dataSource={list.data?.list ?? []}
-        rowSelection={{ selectedRowKeys: selected, onChange: (k) => setSelected(k as number[]) }}
-        scroll={{ x: 800 }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showTotal: (n) => `共 ${n} 条`,
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
-        columns={[
-          { title: '企业名称', dataIndex: 'qymc', width: 240, ellipsis: true },
-          { title: '税号', dataIndex: 'qysh', width: 190 },
-          {
-            title: '忽略的税种',
-            dataIndex: 'ignoredTypes',
-            render: (ts: FilingTaxType[]) =>
-              ts.length ? ts.map((t) => <Tag key={t}>{FILING_TAX_TYPE_NAMES[t]}</Tag>) : <span>无（全部办理）</span>,
-          },
-          { title: '负责人', dataIndex: 'allocateUserName', width: 100 },
-        ]}
+        empty={filter.keyword || filter.ignoredOnly ? '没有符合条件的企业' : '暂无企业，请先在我的客户中添加企业'}
+        rowSelection={
+          can(['declare:setting:edit'])
+            ? {
+                selectedRowKeys: selected,
+                preserveSelectedRowKeys: true,
+                onChange: (k) => setSelected(k as number[]),
+              }
+            : undefined
+        }
+        selection={
+          selected.length > 0 ? { count: selected.length, unit: '家企业', onClear: () => setSelected([]) } : undefined
+        }
+        pagination={list.pagination}
       />
       <Modal
         open={editing}
@@ -112,7 +160,7 @@ function IgnoreTab() {
         onOk={save}
         onCancel={() => setEditing(false)}
       >
-        <p>勾选本机构不为所选企业办理的税种：</p>
+        <p>勾选本机构不为所选企业办理的税种（不勾选：全部办理）：</p>
         <Checkbox.Group
           value={types}
           onChange={(v) => setTypes(v as FilingTaxType[])}
@@ -120,7 +168,7 @@ function IgnoreTab() {
           style={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 8 }}
         />
       </Modal>
-    </Space>
+    </>
   );
 }
 
@@ -167,6 +215,11 @@ function RemindForm({ days }: { days: number | undefined }) {
   );
 }
 
+interface XxbqSearch {
+  keyword?: string;
+  item?: XxbqItem;
+}
+
 function XxbqTab() {
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -174,65 +227,102 @@ function XxbqTab() {
   const can = has(['declare:setting:edit']);
   const canEditClient = has(['customer:edit']);
   const [editId, setEditId] = useState<number | null>(null);
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
-  const list = useQuery({ queryKey: [...KEY, 'xxbq', page], queryFn: () => call(xxbqListCall, { ...page }) });
+  const [form] = Form.useForm<XxbqSearch>();
+  const [filter, setFilter] = useState<XxbqSearch>({});
+  const list = usePagedList(
+    xxbqListCall,
+    { keyword: filter.keyword?.trim() ?? '', ...(filter.item ? { item: filter.item } : {}) },
+    { queryKey: [...KEY, 'xxbq'] },
+  );
+  const columns: ListColumn<FilingSettingRow>[] = [
+    { key: 'qymc', title: '企业名称', dataIndex: 'qymc', width: 240, ellipsis: true },
+    {
+      key: 'lacks',
+      title: '缺少的信息',
+      dataIndex: 'lacks',
+      width: 340,
+      render: (ls: FilingSettingRow['lacks']) =>
+        ls.map((l) => (
+          <Tag color="orange" key={l}>
+            {XXBQ_ITEM_NAMES[l]}
+          </Tag>
+        )),
+    },
+    {
+      key: 'sfxy',
+      title: '三方协议',
+      dataIndex: 'sfxy',
+      width: 100,
+      render: (v: boolean, r) => (
+        <Switch
+          checked={v}
+          disabled={!can}
+          checkedChildren="已签"
+          unCheckedChildren="未签"
+          onChange={async (sfxy) => {
+            await call(xxbqSaveCall, { aeiId: r.aeiId, sfxy });
+            message.success('已保存');
+            await qc.invalidateQueries({ queryKey: KEY });
+          }}
+        />
+      ),
+    },
+    {
+      key: 'op',
+      title: '操作',
+      width: 130,
+      render: (_: unknown, r) =>
+        canEditClient ? (
+          <Button type="link" size="small" onClick={() => setEditId(r.aeiId)}>
+            去补全
+          </Button>
+        ) : (
+          <span style={{ color: '#999' }}>请联系管理员补全</span>
+        ),
+    },
+  ];
   return (
     <>
-      <Table<FilingSettingRow>
-        rowKey="aeiId"
-        loading={list.isFetching}
-        dataSource={list.data?.list ?? []}
-        scroll={{ x: 860 }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showTotal: (n) => `共 ${n} 条`,
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
-        columns={[
-          { title: '企业名称', dataIndex: 'qymc', width: 240, ellipsis: true },
+      <SearchBar<XxbqSearch>
+        theme="shrink"
+        embedded
+        form={form}
+        fields={[
+          { name: 'keyword', label: '企业', node: <Input allowClear placeholder="企业名称或税号" maxLength={50} /> },
           {
-            title: '缺少的信息',
-            dataIndex: 'lacks',
-            render: (ls: FilingSettingRow['lacks']) =>
-              ls.map((l) => (
-                <Tag color="orange" key={l}>
-                  {XXBQ_ITEM_NAMES[l]}
-                </Tag>
-              )),
-          },
-          {
-            title: '三方协议',
-            dataIndex: 'sfxy',
-            width: 110,
-            render: (v: boolean, r) => (
-              <Switch
-                checked={v}
-                disabled={!can}
-                checkedChildren="已签"
-                unCheckedChildren="未签"
-                onChange={async (sfxy) => {
-                  await call(xxbqSaveCall, { aeiId: r.aeiId, sfxy });
-                  message.success('已保存');
-                  await qc.invalidateQueries({ queryKey: KEY });
-                }}
+            name: 'item',
+            label: '缺少',
+            node: (
+              <Select
+                allowClear
+                placeholder="任一项"
+                options={XXBQ_ITEMS.map((i) => ({ value: i, label: XXBQ_ITEM_NAMES[i] }))}
               />
             ),
           },
-          {
-            title: '操作',
-            width: 110,
-            render: (_: unknown, r) =>
-              canEditClient ? (
-                <Button type="link" size="small" onClick={() => setEditId(r.aeiId)}>
-                  去补全
-                </Button>
-              ) : (
-                <span style={{ color: '#999' }}>请联系管理员补全</span>
-              ),
-          },
         ]}
+        onSearch={(v) => setFilter(v)}
+        onReset={() => setFilter({})}
+        marker={
+          <FilteredMarker
+            values={filter}
+            onClear={() => {
+              form.resetFields();
+              setFilter({});
+            }}
+          />
+        }
+      />
+      <ListTable<FilingSettingRow>
+        pageKey="filing-xxbq"
+        nameKey="qymc"
+        actionKey="op"
+        rowKey="aeiId"
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        empty={filter.keyword || filter.item ? '没有符合条件的企业' : '企业的申报信息均已齐全'}
+        pagination={list.pagination}
       />
       <EnterpriseFormDialog
         open={editId !== null}
@@ -245,33 +335,30 @@ function XxbqTab() {
 }
 
 function LogTab() {
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
-  const list = useQuery({ queryKey: [...KEY, 'logs', page], queryFn: () => call(filingLogListCall, { ...page }) });
+  const list = usePagedList(filingLogListCall, {}, { queryKey: [...KEY, 'logs'] });
+  const columns: ListColumn<FilingLog>[] = [
+    {
+      key: 'createdAt',
+      title: '时间',
+      dataIndex: 'createdAt',
+      width: 170,
+      render: (v: string) => new Date(v).toLocaleString('zh-CN'),
+    },
+    { key: 'userName', title: '操作人', dataIndex: 'userName', width: 90 },
+    { key: 'actionName', title: '操作', dataIndex: 'actionName', width: 110 },
+    { key: 'detail', title: '内容', dataIndex: 'detail', width: 320 },
+    { key: 'qymc', title: '企业', dataIndex: 'qymc', width: 220, ellipsis: true },
+  ];
   return (
-    <Table<FilingLog>
+    <ListTable<FilingLog>
+      pageKey="filing-setting-logs"
+      nameKey="createdAt"
       rowKey="id"
       loading={list.isFetching}
+      columns={columns}
       dataSource={list.data?.list ?? []}
-      scroll={{ x: 800 }}
-      pagination={{
-        current: page.pageNum,
-        pageSize: page.pageSize,
-        total: list.data?.total ?? 0,
-        showTotal: (n) => `共 ${n} 条`,
-        onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-      }}
-      columns={[
-        {
-          title: '时间',
-          dataIndex: 'createdAt',
-          width: 170,
-          render: (v: string) => new Date(v).toLocaleString('zh-CN'),
-        },
-        { title: '操作人', dataIndex: 'userName', width: 90 },
-        { title: '操作', dataIndex: 'actionName', width: 110 },
-        { title: '内容', dataIndex: 'detail', width: 320 },
-        { title: '企业', dataIndex: 'qymc', ellipsis: true },
-      ]}
+      empty="暂无操作日志"
+      pagination={list.pagination}
     />
   );
 }
