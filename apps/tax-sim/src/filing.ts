@@ -15,6 +15,7 @@ import {
   registrationsOf,
   unfiledState,
 } from '@dzy/shared';
+import { iitHistory, staffOf } from './employees.js';
 import { areaOf, hash, rng, seeded, socialInsurance, type Taxpayer, type TodoItem, yuan } from './taxpayers.js';
 
 /**
@@ -147,10 +148,9 @@ function amounts(t: Taxpayer, s: Scale, type: FilingTaxType, cycle: FilingCycle,
       const profit = Math.floor((sales * int(r, -50, 120)) / 1000);
       return { srze: sales, ybtse: profit > 0 ? Math.floor((profit * 5) / 100) : 0 };
     }
-    case 'grsds': {
-      const payroll = s.staff * s.wage;
-      return { srze: payroll, ybtse: r() < 0.3 ? 0 : s.staff * int(r, 0, 30_000) };
-    }
+    case 'grsds':
+      // Computed from the employees' wages in buildBook.
+      return { srze: 0, ybtse: 0 };
     case 'yhs':
       // 买卖合同 0.3‰ of sales; small-scale halved (六税两费).
       return { srze: sales, ybtse: Math.floor((sales * 3) / (general ? 10_000 : 20_000)) };
@@ -236,6 +236,19 @@ export const pzxhOf = (book: Book, r: SimReturn) =>
 /** 电子税票号码 of a payment. */
 export const dzsphmOf = (book: Book, r: SimReturn) => `3${book.area}${digits(book, r, 4)}`;
 
+/** The IIT history of a taxpayer up to a year: the same for every date of that year (memoised). */
+const payrolls = new Map<string, ReturnType<typeof iitHistory>>();
+function payrollOf(t: Taxpayer, scale: Scale, current: string) {
+  const key = `${t.qysh}|${t.info.djrq}|${current.slice(0, 4)}`;
+  let p = payrolls.get(key);
+  if (!p) {
+    p = iitHistory(staffOf(t, scale), Math.max(2019, Number(t.info.djrq.slice(0, 4))), Number(current.slice(0, 4)));
+    if (payrolls.size >= 5_000) payrolls.clear();
+    payrolls.set(key, p);
+  }
+  return p;
+}
+
 const cache = new Map<string, Book>();
 const CACHE_MAX = 1_000;
 
@@ -268,10 +281,16 @@ function buildBook(t: Taxpayer, today: string): Book {
     return d;
   };
 
+  // IIT: the wages of the taxpayer's employees and the tax withheld on them (累计预扣法), as ryxx shows them.
+  const payroll = regs.some((r) => r.type === 'grsds') ? payrollOf(t, scale, current) : null;
+
   const returns: SimReturn[] = [];
   for (const d of scheduleOf(regs, current)) {
     if (d.skssqz < djrq) continue;
-    const a = amounts(t, scale, d.reg.type, d.reg.cycle, d.skssqq);
+    const a =
+      d.reg.type === 'grsds'
+        ? (payroll?.get(d.skssqq.slice(0, 7)) ?? { srze: 0, ybtse: 0 })
+        : amounts(t, scale, d.reg.type, d.reg.cycle, d.skssqq);
     returns.push({
       type: d.reg.type,
       cycle: d.reg.cycle,

@@ -7,7 +7,6 @@ import {
   filingMonthOf,
   generalVat,
   type IitMonth,
-  idCardCheckChar,
   iitYear,
   isFilingTaxType,
   isStampKind,
@@ -16,6 +15,7 @@ import {
   smallScaleVat,
   stampDuty,
 } from '@dzy/shared';
+import { employedIn, type SimEmployee, staffOf, wageOf } from './employees.js';
 import {
   type Book,
   dzsphmOf,
@@ -28,7 +28,7 @@ import {
   scaleOf,
   ZSXM,
 } from './filing.js';
-import { areaOf, hash, personName, rng, seeded, type Taxpayer, yuan } from './taxpayers.js';
+import { rng, seeded, type Taxpayer, yuan } from './taxpayers.js';
 
 /**
  * Returns filed and paid through the bureau (docs/tax-bureau-protocol.md, "Filing and paying"): the
@@ -40,72 +40,10 @@ import { areaOf, hash, personName, rng, seeded, type Taxpayer, yuan } from './ta
 const int = (r: () => number, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
-// --- 人员信息 and wages ----------------------------------------------------------------------------
-
-export interface SimEmployee {
-  /** 证件号码 (居民身份证) */
-  zjhm: string;
-  xm: string;
-  /** 任职受雇日期 */
-  rzrq: string;
-  /** The 2019 base wage, fen; later years get a raise. */
-  base: number;
-  /** 住房公积金 rate, ‰ (the employee's part). */
-  gjjPermille: number;
-  /** 专项附加扣除 a month, by item, fen. */
-  zxfjkcmx: { xm: string; je: number }[];
-}
+// --- 人员信息 and wages (the people in ./employees.ts) ---------------------------------------------------
 
 /** The taxpayer's employees: as many as its scale says, none for a taxpayer without employees (no grsds). */
-export function employeesOf(t: Taxpayer): SimEmployee[] {
-  if (!hasEmployees(t.qysh)) return [];
-  const s = scaleOf(t);
-  const r = rng(`staff:${t.qysh}`);
-  const area = areaOf(t.qysh);
-  const from = t.info.djrq > '2019-01-01' ? t.info.djrq : '2019-01-01';
-  return Array.from({ length: s.staff }, (_, i) => {
-    const first17 = `${area}${int(r, 1965, 2002)}${pad2(int(r, 1, 12))}${pad2(int(r, 1, 28))}${String(100 + i).slice(-3)}`;
-    // Most were hired before 2019 (or with the company); some later.
-    const later = r() < 0.35;
-    const y = int(r, Number(from.slice(0, 4)), 2026);
-    const hired = later ? `${y}-${pad2(int(r, 1, 12))}-${pad2(int(r, 1, 28))}` : from;
-    const rzrq = hired < from ? from : hired > '2026-10-01' ? from : hired;
-    const items: { xm: string; je: number }[] = [];
-    if (r() < 0.45) items.push({ xm: '子女教育', je: 200_000 * int(r, 1, 2) });
-    if (r() < 0.4) items.push({ xm: '赡养老人', je: r() < 0.5 ? 300_000 : 150_000 });
-    const h = r();
-    if (h < 0.3) items.push({ xm: '住房贷款利息', je: 100_000 });
-    else if (h < 0.5) items.push({ xm: '住房租金', je: [150_000, 110_000, 80_000][int(r, 0, 2)] ?? 150_000 });
-    if (r() < 0.1) items.push({ xm: '继续教育', je: 40_000 });
-    return {
-      zjhm: first17 + idCardCheckChar(first17),
-      xm: personName(r),
-      rzrq,
-      // 60%-250% of the company's typical wage, in whole hundreds of yuan.
-      base: Math.floor((s.wage * int(r, 60, 250)) / 100 / 10_000) * 10_000,
-      gjjPermille: int(r, 5, 12) * 10,
-      zxfjkcmx: items,
-    };
-  });
-}
-
-/** The base wage of a year: +4% a year from 2019. */
-const yearBase = (e: SimEmployee, year: number) =>
-  Math.floor((e.base * (100 + 4 * Math.max(0, year - 2019))) / 100 / 100) * 100;
-
-/** One month's wage row of an employee, fen: wage (sometimes overtime or a bonus), 三险一金, 专项附加. */
-export function wageOf(t: Taxpayer, e: SimEmployee, month: string) {
-  const base = yearBase(e, Number(month.slice(0, 4)));
-  const g = seeded(mix(hash(e.zjhm), 7, monthIndex(month)));
-  const extra = g() < 0.25 ? Math.floor((base * int(g, 1, 15)) / 100 / 100) * 100 : 0;
-  // 三险一金: 养老 8% + 医疗 2% + 失业 0.5% + 公积金, on the year's base.
-  const sxyj = Math.floor((base * (105 + e.gjjPermille)) / 1000);
-  void t;
-  return { sre: base + extra, sxyj, zxfjkc: e.zxfjkcmx.reduce((s, x) => s + x.je, 0) };
-}
-
-/** Employed in a month (hired on or before its last day). */
-const employedIn = (e: SimEmployee, month: string) => e.rzrq.slice(0, 7) <= month;
+export const employeesOf = (t: Taxpayer): SimEmployee[] => (hasEmployees(t.qysh) ? staffOf(t, scaleOf(t)) : []);
 
 // --- invoices ------------------------------------------------------------------------------------------
 
@@ -586,7 +524,7 @@ export function monthWages(t: Taxpayer, ledger: Ledger, employees: SimEmployee[]
   if (e?.filed && e.wages) return e.wages;
   for (const p of employees) {
     if (!employedIn(p, month)) continue;
-    rows.set(p.zjhm, { ...wageOf(t, p, month), qtkc: 0 });
+    rows.set(p.zjhm, { ...wageOf(p, month), qtkc: 0 });
   }
   return rows;
 }
@@ -606,7 +544,7 @@ function computeIit(ctx: SubmitContext, ret: SimReturn, sbsj: Record<string, unk
       return fail(FILING_CODE.validation, `表间校验不通过：人员 ${zjhm || '(空)'} 未采集或该月未任职受雇[E41001]`);
     }
     if (wages.has(zjhm)) return fail(FILING_CODE.validation, `表间校验不通过：人员 ${zjhm} 重复申报[E41001]`);
-    const own = wageOf(t, p, month);
+    const own = wageOf(p, month);
     const val = (k: string, fallback: number) => {
       if (row[k] === undefined) return fallback;
       return fenOf(row[k]);

@@ -87,6 +87,14 @@ export function hash(text: string): number {
 /** A PRNG seeded by a string: the same key gives the same sequence. */
 export const rng = (key: string): Rand => seeded(hash(key));
 
+/** A seed for one draw: a seed mixed with a purpose and a number (murmur3 finaliser). */
+export function mixSeed(seed: number, purpose: number, n: number): number {
+  let h = (seed ^ Math.imul(purpose, 0x9e3779b1) ^ Math.imul(n, 0x85ebca6b)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 /** A PRNG seeded by a number (mulberry32); cheaper than a string key in hot loops. */
 export function seeded(seed: number): Rand {
   let a = seed >>> 0;

@@ -84,6 +84,27 @@ describe('人员信息 and wages', () => {
     expect(oct).toMatchObject({ ssq: '2026-10', ysb: false, sbrq: '' });
   });
 
+  it('the roster’s IIT of a month filed before is the tax on the wages ryxx gives for it (累计预扣法)', async () => {
+    const s = await session(SMALL);
+    const last = await bureau.personnel(s); // the last month filed on the book
+    const [y, m] = last.ssq.split('-').map(Number) as [number, number];
+    const months = await Promise.all(
+      Array.from({ length: m }, (_, i) => bureau.personnel(s, `${y}-${String(i + 1).padStart(2, '0')}`)),
+    );
+    let tax = 0;
+    for (const e of last.list) {
+      const rows = months.flatMap((x) => x.list.filter((r) => r.zjhm === e.zjhm));
+      tax +=
+        iitYear(rows.map((r) => ({ income: fen(r.sre), special: fen(r.sxyj), additional: fen(r.zxfjkc) }))).at(-1)
+          ?.tax ?? 0;
+    }
+    const filingMonth = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+    const item = (await bureau.filingRoster(s, filingMonth)).items.find((i) => i.type === 'grsds');
+    expect(item?.sbrq).toBe(last.sbrq);
+    expect(item?.srze).toBe(yuan(last.list.reduce((x, e) => x + fen(e.sre), 0)));
+    expect(item?.ybtse).toBe(yuan(tax));
+  });
+
   it('a taxpayer without employees (no IIT registration) has none', async () => {
     const p = await bureau.personnel(await session(GENERAL));
     expect(p.list).toEqual([]);

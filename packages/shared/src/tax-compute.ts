@@ -8,6 +8,15 @@
 
 /** a × b / c rounded half up to an integer, exactly (BigInt: fen × rate can pass 2^53). c > 0, a × b ≥ 0. */
 export function roundDiv(numerator: number | bigint, denominator: number | bigint): number {
+  // Fast path: exact in doubles while 2|n| + d stays a safe integer (floor of an exact quotient of safe
+  // integers is exact).
+  if (typeof numerator === 'number' && typeof denominator === 'number' && denominator > 0) {
+    const abs = Math.abs(numerator);
+    if (Number.isSafeInteger(abs * 2 + denominator)) {
+      const q = Math.floor((abs * 2 + denominator) / (denominator * 2));
+      return numerator < 0 ? -q : q;
+    }
+  }
   const n = BigInt(numerator);
   const d = BigInt(denominator);
   if (d <= 0n) throw new Error('roundDiv: denominator must be positive');
@@ -17,7 +26,16 @@ export function roundDiv(numerator: number | bigint, denominator: number | bigin
   return Number(neg ? -q : q);
 }
 
-const mul = (a: number, b: number) => BigInt(a) * BigInt(b);
+/** a × b exactly: a number while safe, else a BigInt. */
+const mul = (a: number, b: number): number | bigint => {
+  const p = a * b;
+  return Number.isSafeInteger(p) ? p : BigInt(a) * BigInt(b);
+};
+/** a + b exactly, likewise. */
+const add = (a: number | bigint, b: number | bigint): number | bigint => {
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a + b)) return a + b;
+  return BigInt(a) + BigInt(b);
+};
 const sum = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0);
 const nonNegative = (x: number) => (x > 0 ? x : 0);
 
@@ -39,6 +57,12 @@ export const IIT_BRACKETS: readonly { upTo: number; ratePercent: number; quickFe
 
 export function iitBracket(cumulativeTaxableFen: number) {
   return IIT_BRACKETS.find((b) => cumulativeTaxableFen <= b.upTo) ?? (IIT_BRACKETS[6] as (typeof IIT_BRACKETS)[number]);
+}
+
+/** 累计应纳税额 of a cumulative taxable income: round(taxable × rate) − 速算扣除数, not below 0. */
+export function iitCumulativeTax(cumTaxableFen: number): number {
+  const b = iitBracket(cumTaxableFen);
+  return nonNegative(roundDiv(mul(cumTaxableFen, b.ratePercent), 100) - b.quickFen);
 }
 
 /** One month of one employee's wages (工资薪金), fen. */
@@ -100,7 +124,7 @@ export function iitYear(months: readonly IitMonth[]): IitMonthResult[] {
     const cumBasic = IIT_MONTHLY_BASIC_FEN * (i + 1);
     const cumTaxable = nonNegative(cumIncome - cumTaxFree - cumBasic - cumSpecial - cumAdditional - cumOther);
     const b = iitBracket(cumTaxable);
-    const cumTax = nonNegative(roundDiv(mul(cumTaxable, b.ratePercent), 100) - b.quickFen);
+    const cumTax = iitCumulativeTax(cumTaxable);
     const tax = nonNegative(cumTax - withheld);
     out.push({
       months: i + 1,
@@ -229,8 +253,8 @@ export function smallScaleVat(input: SmallScaleVatInput): VatResult {
   const exempt = sales <= SMALL_SCALE_THRESHOLD_FEN[input.cycle];
   const taxed1 = exempt ? input.zp1 : input.pp1 + input.zp1;
   const taxed5 = exempt ? zp5 : pp5 + zp5;
-  const vat = roundDiv(mul(taxed1, 10) + mul(taxed5, 50), 1000);
-  const exemptTax = exempt ? roundDiv(mul(input.pp1, 10) + mul(pp5, 50), 1000) : 0;
+  const vat = roundDiv(add(mul(taxed1, 10), mul(taxed5, 50)), 1000);
+  const exemptTax = exempt ? roundDiv(add(mul(input.pp1, 10), mul(pp5, 50)), 1000) : 0;
   const s = surtaxes(vat, input.location, input.halved ?? true);
   return {
     sales,
@@ -270,7 +294,7 @@ export interface GeneralVatResult {
 export function generalVat(input: GeneralVatInput): GeneralVatResult {
   const sales = sum(input.sales.map((s) => s.amount));
   const outputTax = roundDiv(
-    input.sales.reduce((t, s) => t + mul(s.amount, s.ratePermille), 0n),
+    input.sales.reduce<number | bigint>((t, s) => add(t, mul(s.amount, s.ratePermille)), 0),
     1000,
   );
   const net = outputTax - input.inputTax - (input.creditIn ?? 0);
