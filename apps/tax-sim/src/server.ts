@@ -485,24 +485,25 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     if (qysh && taxpayer(qysh).behaviour.login === 'busy')
       return sendJson(res, { code: '20001', msg: BUSY_TEXT, data: null });
 
+    // lostReply: the bureau does the work (a login, a return filed, a tax paid) but the answer never arrives.
+    const answer = (body: unknown) =>
+      fault === 'lostReply'
+        ? send(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html')
+        : sendJson(res, body);
     switch (path) {
       case '/etax/login':
-        return sendJson(res, etaxLogin(b));
+        return answer(etaxLogin(b));
       case '/etax/sms/send':
-        return sendJson(res, sendSms(b));
+        return answer(sendSms(b));
       case '/etax/sms/login':
-        return sendJson(res, smsLogin(b));
+        return answer(smsLogin(b));
       case '/gs/login':
-        return sendJson(res, personalLogin(b));
+        return answer(personalLogin(b));
       default:
     }
     if (path.startsWith('/ShenBaoQG/')) {
       if (!session) return sendJson(res, { code: SESSION_EXPIRED, msg: '会话已失效，请重新登录', data: null });
-      const answer = query(path.slice('/ShenBaoQG/'.length), b, taxpayer(session.qysh));
-      // lostReply: the bureau did the work (filed, paid) but the answer never arrives.
-      if (fault === 'lostReply')
-        return send(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
-      return sendJson(res, answer);
+      return answer(query(path.slice('/ShenBaoQG/'.length), b, taxpayer(session.qysh)));
     }
     throw new HttpError(404, 'not found');
   }
