@@ -2,6 +2,7 @@ import {
   citPrepay,
   generalVat,
   iitBracket,
+  iitCumulativeTax,
   iitReport,
   iitYear,
   roundDiv,
@@ -24,6 +25,19 @@ describe('rounding', () => {
     expect(roundDiv(-5, 10)).toBe(-1); // half away from zero
     expect(roundDiv(370_371n, 10_000n)).toBe(37); // 37.0371 → 37
     expect(roundDiv(9_007_199_254_740_993n * 3n, 3n)).toBe(9_007_199_254_740_992); // BigInt inside
+  });
+
+  it('the Number fast path agrees with exact BigInt arithmetic', () => {
+    let x = 12_345;
+    const next = () => {
+      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+      return x;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const n = (next() * 2 ** 20 + next()) % 2 ** 50;
+      const d = [100, 1000, 2000, 1_000_000, 2_000_000][i % 5] as number;
+      expect(roundDiv(n, d)).toBe(roundDiv(BigInt(n), BigInt(d)));
+    }
   });
 });
 
@@ -91,6 +105,7 @@ describe('个人所得税 累计预扣法', () => {
       [36_000, 36_000.01, 144_000, 300_000, 420_000, 660_000, 960_000, 960_000.01].map((y) => at(y).ratePercent),
     ).toEqual([3, 10, 10, 20, 25, 30, 35, 45]);
     expect(at(1_000_000).quickFen).toBe(Y(181_920));
+    expect(iitCumulativeTax(Y(36_000))).toBe(Y(1_080)); // 36,000 × 3%
     // 1,000,000 × 45% − 181,920 = 268,080
     const rich = iitYear([{ income: Y(1_005_000), special: 0, additional: 0 }]);
     expect(rich[0]?.tax).toBe(Y(268_080));
