@@ -321,7 +321,8 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
         if (!isDate(b.skssqq) || !isDate(b.skssqz)) {
           return { code: BAD_PARAMS, msg: '所属期有误：需要 skssqq、skssqz[E40001]', data: null };
         }
-        const inv = invoicesOf(book(), b.skssqq as string, b.skssqz as string);
+        // The invoices issued do not change with what is declared: the book without the ledger.
+        const inv = invoicesOf(bookOf(t, now), b.skssqq as string, b.skssqz as string);
         return reply({ skssqq: b.skssqq, skssqz: b.skssqz, zpje: yuan(inv.zpje), ppje: yuan(inv.ppje) });
       }
       case 'sbtj':

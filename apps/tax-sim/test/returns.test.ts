@@ -209,6 +209,10 @@ describe('submitting returns', () => {
     expect(taxed.ybtse).toBe(yuan(expected.total));
     expect(taxed.mx).toMatchObject({ ynse: '3000.00', fjsjze: yuan(expected.surtaxes.reduction) });
     if (locationOf(SMALL) === 'city') expect(taxed.ybtse).toBe('3180.00');
+    // The invoices issued stay what they were, whatever was declared.
+    const inv = await bureau.invoiceTotals(await session(SMALL), Q3.skssqq, Q3.skssqz);
+    expect(fen(inv.zpje)).toBe(0);
+    expect(fen(inv.ppje)).toBeLessThanOrEqual(30_000_000);
   });
 
   it('VAT: refuses a zero return when invoices were issued, and 专票 sales below the 专票 invoiced', async () => {
