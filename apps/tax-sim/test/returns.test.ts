@@ -527,6 +527,25 @@ describe('paying by 三方协议', () => {
   });
 });
 
+describe('the admin ledger', () => {
+  it('lists every return filed or paid here, for all taxpayers or one; refuses a bad payment switch', async () => {
+    const all = sim.filings();
+    const res = await fetch(`${sim.url}/admin/filings`);
+    const body = (await res.json()) as { data: { list: unknown[] } };
+    expect(body.data.list).toEqual(all);
+    expect(new Set(all.map((f) => f.qysh))).toEqual(
+      new Set([SMALL, SMALL2, GENERAL, NO_AGREEMENT, ...all.map((f) => f.qysh)]),
+    );
+    expect(all.every((f) => f.filed <= 1 && f.paid <= 1)).toBe(true);
+    expect(all.filter((f) => f.qysh === SMALL).length).toBeGreaterThanOrEqual(4);
+    const bad = await fetch(`${sim.url}/admin/payment`, {
+      method: 'POST',
+      body: JSON.stringify({ qysh: SMALL, payment: 'rich' }),
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe('fault switches on the new calls', () => {
   it('busy is tried again, 5xx is unreachable, an expired session is kind session', async () => {
     const qysh = '91330106000126704H';
