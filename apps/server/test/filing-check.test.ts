@@ -1,5 +1,8 @@
 import {
+  type CalendarItem,
   CODE,
+  calendarCall,
+  calendarDayCall,
   checkUnDeclaredCall,
   checkUnPaidCall,
   FILING_REMIND_QUEUE,
@@ -17,6 +20,7 @@ import {
   wsbDictCall,
   xxbqListCall,
   xxbqSaveCall,
+  ZSXM_NAME_TYPES,
 } from '@dzy/shared';
 import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,23 +198,16 @@ describe('漏报检查 against the simulator', () => {
       if (e.id === ignoredEnt.id) continue;
       const truth = await bureauTruth(e.qysh);
       if (!truth) continue;
-      const want = new Set([
-        ...truth.roster.items
-          .filter((i) => i.state === 'ysb' && Number(i.ybtse) > 0)
-          .map((i) => `${i.type}|${i.skssqq}`),
-        ...truth.arrears.map((a) => `${a.zsxmMc}|${a.skssqq}`),
-      ]);
+      const want = [
+        ...new Set([
+          ...truth.roster.items
+            .filter((i) => i.state === 'ysb' && Number(i.ybtse) > 0)
+            .map((i) => `${i.type}|${i.skssqq}`),
+          ...truth.arrears.map((a) => `${ZSXM_NAME_TYPES[a.zsxmMc]}|${a.skssqq}`),
+        ]),
+      ].sort();
       const got = items.filter((i) => i.aeiId === e.id);
-      // Arrears are named by the bureau's 征收项目; compare by period count and the roster's unpaid by type.
-      expect(got.length, e.qymc).toBe(
-        new Set(
-          [...want].map((w) => {
-            const [name, q] = w.split('|');
-            const type = { 增值税: 'zzs', 企业所得税: 'qysds', 个人所得税: 'grsds', 印花税: 'yhs' }[name ?? ''] ?? name;
-            return `${type}|${q}`;
-          }),
-        ).size,
-      );
+      expect(got.map((i) => `${i.type}|${i.skssqq}`).sort(), e.qymc).toEqual(want);
       found += got.length;
     }
     expect(found).toBeGreaterThan(0);
@@ -255,6 +252,51 @@ describe('申报设置', () => {
     expect((await t.call(xxbqSaveCall.path, { aeiId: e.id, sfxy: true }, admin)).code).toBe(CODE.OK);
     const after = await t.call<{ list: unknown[] }>(xxbqListCall.path, { item: 'sfxy', keyword: e.qysh }, admin);
     expect(after.data.list).toEqual([]);
+  });
+});
+
+describe('征期日历', () => {
+  type Cal = { months: string[]; deadlines: Record<string, string>; days: { date: string; count: number }[] };
+  const dayList = async (cookie: string, date: string) => {
+    const out: CalendarItem[] = [];
+    for (let pageNum = 1; ; pageNum++) {
+      const r = await t.call<{ list: CalendarItem[]; total: number }>(
+        calendarDayCall.path,
+        { date, pageNum, pageSize: 100 },
+        cookie,
+      );
+      expect(r.code, r.msg).toBe(CODE.OK);
+      out.push(...r.data.list);
+      if (r.data.list.length < 100) return out;
+    }
+  };
+
+  it('counts the returns due on the published deadline, per client and type, in the caller’s scope', async () => {
+    const r = await t.call<Cal>(calendarCall.path, { filingMonth: MONTH }, admin);
+    expect(r.code, r.msg).toBe(CODE.OK);
+    expect(r.data.months).toEqual([MONTH, '2026-12']);
+    expect(r.data.deadlines[MONTH]).toBe('2026-11-16');
+    const day = r.data.days.find((d) => d.date === '2026-11-16');
+    expect(day?.count).toBeGreaterThan(0);
+    const items = await dayList(admin, '2026-11-16');
+    expect(items.length).toBe(day?.count);
+    // Monthly returns of October fall due; the ignored VAT of one client does not.
+    expect(items.every((i) => i.skssqz === '2026-10-31')).toBe(true);
+    const ignored = ents.find((e) => e.qysh && e.service_status === '1');
+    expect(items.some((i) => i.aeiId === ignored?.id && i.type === 'zzs')).toBe(false);
+
+    const zhang = await t.login('13800000002');
+    const zid = (await t.ownerQuery<{ id: number }>(`select id from users where phone = '13800000002'`))[0]?.id;
+    const mine = await dayList(zhang, '2026-11-16');
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.length).toBeLessThan(items.length);
+    const theirs = new Set(ents.filter((e) => e.allocate_user === zid).map((e) => e.id));
+    for (const i of mine) expect(theirs.has(i.aeiId)).toBe(true);
+
+    // Another agency sees its own clients only.
+    const other = await t.login('13900000000');
+    const ours = new Set(ents.map((e) => e.id));
+    for (const i of await dayList(other, '2026-11-16')) expect(ours.has(i.aeiId)).toBe(false);
   });
 });
 
