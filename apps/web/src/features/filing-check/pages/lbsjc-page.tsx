@@ -8,8 +8,10 @@ import {
   LBSJC_DICT,
   LBSJC_KIND_NAMES,
   LBSJC_POLL_MS,
+  LBSJC_PUSH_TYPE,
   type LbsjcItem,
   type LbsjcKind,
+  type LbsjcRate,
   lbsjcAccessCall,
   lbsjcClientsCall,
   lbsjcItemsCall,
@@ -17,11 +19,12 @@ import {
 } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Input, Modal, Progress, Space, Table, Tabs, Tag } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Auth } from '../../../components/auth';
 import { type ListColumn, ListTable } from '../../../components/list-page/list-table';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { usePagedList } from '../../../lib/paging';
+import { onPush } from '../../../lib/push';
 import { call } from '../../../lib/request';
 import { EnterprisePicker } from '../../declare/components/enterprise-picker';
 import { periodLabel } from '../period';
@@ -41,6 +44,15 @@ function KindPanel({ kind }: { kind: LbsjcKind }) {
     refetchInterval: (q) => (q.state.data?.state === 'running' ? LBSJC_POLL_MS : false),
   });
   const r = rate.data;
+  // Progress is pushed as each client finishes (the poll above is the fallback).
+  useEffect(
+    () =>
+      onPush(LBSJC_PUSH_TYPE, (data) => {
+        const next = data as LbsjcRate;
+        if (next.kind === kind) qc.setQueryData(['filing-check', 'lbsjc-rate', kind], next);
+      }),
+    [kind, qc],
+  );
   const items = usePagedList(
     lbsjcItemsCall,
     { kind, batchId: r?.batchId, keyword },
