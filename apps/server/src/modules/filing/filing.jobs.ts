@@ -1,4 +1,4 @@
-import { BUREAU_MSG, FILING_SYNC_PUSH_TYPE, FILING_SYNC_QUEUE, MSG_TYPE } from '@dzy/shared';
+import { BUREAU_MSG, FILING_SYNC_PUSH_TYPE, FILING_SYNC_QUEUE, type FilingSyncRate, MSG_TYPE } from '@dzy/shared';
 import { and, eq, gt } from 'drizzle-orm';
 import { enterprises, etaxSessions, filingSyncBatches, filingSyncResults } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
@@ -6,7 +6,7 @@ import { chinaDate, type JobHandler, RetryableError } from '../../plugins/jobs.j
 import { type EnterpriseRow, readSessionBlob, type TxAccess, withBureauSession } from '../declare/bureau-login.js';
 import { CHECK_MAX_ATTEMPTS, checkConcurrency } from '../declare/check.jobs.js';
 import { exhausted, retryable, serviceExpired } from '../declare/check.service.js';
-import { rateOf, recordSync, type SyncBatchRow, type SyncOutcome } from './filing.repo.js';
+import { finishIfDone, liveRate, rateOf, recordSync, type SyncOutcome } from './filing.repo.js';
 
 /** The job's payload: which client of which sync. */
 export interface SyncPayload {
@@ -22,13 +22,17 @@ const envInt = (name: string, fallback: number) => {
 /** C: clients of one agency synced at once; the batch check's setting unless FILING_CONCURRENCY is set. */
 export const filingConcurrency = () => envInt('FILING_CONCURRENCY', checkConcurrency());
 
-export async function publishSyncRate(deps: Deps, b: SyncBatchRow) {
+export async function publishSyncRate(deps: Deps, userId: number, rate: FilingSyncRate) {
   try {
-    await deps.push.publish([b.userId], { type: FILING_SYNC_PUSH_TYPE, data: { ...rateOf(b) } });
+    await deps.push.publish([userId], { type: FILING_SYNC_PUSH_TYPE, data: { ...rate } });
   } catch {
     // The page polls as well.
   }
 }
+
+/** The last progress push per run in this process: at most one every PUSH_EVERY_MS while it runs. */
+const lastPush = new Map<number, number>();
+const PUSH_EVERY_MS = 500;
 
 /**
  * One client's roster from the bureau (sbSyncData): the service must not have expired (8), then the
@@ -98,9 +102,14 @@ export const filingSyncJob: JobHandler = {
           ),
         )
         .where(and(eq(filingSyncResults.batchId, p.batchId), eq(filingSyncResults.enterpriseId, p.enterpriseId)));
-      return row && row.state === 'running' && row.msgType === null ? row : null;
+      return row ?? null;
     });
-    if (!start) return { skipped: true };
+    if (start?.state !== 'running') return { skipped: true };
+    if (start.msgType !== null) {
+      // Recorded before a crash: the run may still be waiting for that client's end.
+      await ctx.inTx((tx) => finishIfDone(tx, p.batchId));
+      return { skipped: true };
+    }
 
     let outcome: SyncOutcome;
     try {
@@ -111,17 +120,33 @@ export const filingSyncJob: JobHandler = {
       const x = exhausted();
       outcome = { ok: false, msgType: x.msgType, msg: x.msg };
     }
-    const after = await ctx.inTx(async (tx) => {
-      const row = await recordSync(
+    const recorded = await ctx.inTx(async (tx) => {
+      const now = await recordSync(
         tx,
         { agencyId: job.agencyId, batchId: p.batchId, enterpriseId: p.enterpriseId, month: start.month },
         outcome,
         deps,
       );
       await ctx.doneIn(tx, { msgType: outcome.ok ? 1 : outcome.msgType });
-      return row;
+      return now;
     });
-    if (after) await publishSyncRate(deps, after);
+    // After the commit: the run ends with the last client (also when this outcome was already recorded), and
+    // the page hears of the progress.
+    const finished = await ctx.inTx((tx) => finishIfDone(tx, p.batchId));
+    if (recorded || finished) {
+      const at = Date.now();
+      if (finished) {
+        lastPush.delete(p.batchId);
+        await publishSyncRate(deps, finished.userId, rateOf(finished));
+      } else if (at - (lastPush.get(p.batchId) ?? 0) >= PUSH_EVERY_MS) {
+        lastPush.set(p.batchId, at);
+        const b = await ctx.inTx(async (tx) => {
+          const [row] = await tx.select().from(filingSyncBatches).where(eq(filingSyncBatches.id, p.batchId));
+          return row ? { row, rate: await liveRate(tx, row) } : null;
+        });
+        if (b) await publishSyncRate(deps, b.row.userId, b.rate);
+      }
+    }
     return { msgType: outcome.ok ? 1 : outcome.msgType };
   },
 };

@@ -296,17 +296,32 @@ export function cellsOf(agencyId: number, enterpriseId: number, month: string, r
 }
 
 /**
- * Records one client's outcome once: the result row is written only while it has none, and only then
- * are the roster, the client's sync state and the batch's counts changed (one transaction, the batch row
- * locked by its update), so a job run twice after a crash never counts a client twice. The last outcome
- * finishes the batch. Returns the batch after the change, or null when the outcome was already there.
+ * A run's progress: its counts are those of its result rows (one per client, written once), so that the
+ * clients' jobs never wait on one another for the run's row; a finished run also keeps them on its row.
+ */
+export async function liveRate(tx: Queryable, b: SyncBatchRow): Promise<FilingSyncRate> {
+  if (b.state === 'done') return rateOf(b);
+  const [c] = await tx
+    .select({
+      ok: sql<number>`count(*) filter (where ${filingSyncResults.msgType} = 1)`.mapWith(Number),
+      bad: sql<number>`count(*) filter (where ${filingSyncResults.msgType} <> 1)`.mapWith(Number),
+    })
+    .from(filingSyncResults)
+    .where(eq(filingSyncResults.batchId, b.id));
+  return rateOf({ ...b, successNum: c?.ok ?? 0, failNum: c?.bad ?? 0 });
+}
+
+/**
+ * Records one client's outcome once: the result row is written only while it has none, and only then are
+ * the roster and the client's sync state changed (one transaction), so a job run twice after a crash never
+ * counts a client twice. Answers whether it was recorded now.
  */
 export async function recordSync(
   tx: Tx,
   p: { agencyId: number; batchId: number; enterpriseId: number; month: string },
   o: SyncOutcome,
   deps: Pick<Deps, 'config'>,
-): Promise<SyncBatchRow | null> {
+): Promise<boolean> {
   if (o.session) await saveBureauSession(deps, tx, { agencyId: p.agencyId, id: p.enterpriseId }, o.session);
   const updated = await tx
     .update(filingSyncResults)
@@ -319,19 +334,31 @@ export async function recordSync(
       ),
     )
     .returning({ id: filingSyncResults.id });
-  if (updated.length === 0) return null;
+  if (updated.length === 0) return false;
   await saveRoster(tx, p, o);
-  const ok = o.ok ? 1 : 0;
-  const lastOne = sql`${filingSyncBatches.state} = 'running' and ${filingSyncBatches.successNum} + ${filingSyncBatches.failNum} + 1 >= ${filingSyncBatches.totalNum}`;
+  return true;
+}
+
+/**
+ * Finishes a run once no client is left (called after each client's outcome has committed: the last one to
+ * look sees every other committed), writing its final counts; null while clients remain or when finished.
+ */
+export async function finishIfDone(tx: Queryable, batchId: number): Promise<SyncBatchRow | null> {
   const [b] = await tx
     .update(filingSyncBatches)
     .set({
-      successNum: sql`${filingSyncBatches.successNum} + ${ok}`,
-      failNum: sql`${filingSyncBatches.failNum} + ${1 - ok}`,
-      state: sql`case when ${lastOne} then 'done' else ${filingSyncBatches.state} end`,
-      finishedAt: sql`case when ${lastOne} then now() else ${filingSyncBatches.finishedAt} end`,
+      state: 'done',
+      finishedAt: new Date(),
+      successNum: sql`(select count(*) from ${filingSyncResults} r where r.batch_id = ${batchId} and r.msg_type = 1)`,
+      failNum: sql`(select count(*) from ${filingSyncResults} r where r.batch_id = ${batchId} and r.msg_type <> 1)`,
     })
-    .where(eq(filingSyncBatches.id, p.batchId))
+    .where(
+      and(
+        eq(filingSyncBatches.id, batchId),
+        eq(filingSyncBatches.state, 'running'),
+        sql`not exists (select 1 from ${filingSyncResults} r where r.batch_id = ${batchId} and r.msg_type is null)`,
+      ),
+    )
     .returning();
   return b ?? null;
 }

@@ -37,6 +37,7 @@ import {
   clientWhere,
   emptyByState,
   findBatch,
+  liveRate,
   monthOf,
   ROSTER_SORT,
   rateOf,
@@ -133,7 +134,7 @@ const start = serve(filingSyncStartCall, async ({ body, session, tx, req, deps, 
 
 const rate = serve(filingSyncRateCall, async ({ body, session, tx }) => {
   const b = await findBatch(tx, session, body.batchId);
-  return b ? rateOf(b) : null;
+  return b ? liveRate(tx, b) : null;
 });
 
 const stop = serve(filingSyncStopCall, async ({ body, session, tx, req, deps, afterCommit }) => {
@@ -150,13 +151,13 @@ const stop = serve(filingSyncStopCall, async ({ body, session, tx, req, deps, af
     .update(jobs)
     .set({ state: 'done', result: { stopped: true }, finishedAt: new Date() })
     .where(and(eq(jobs.queue, FILING_SYNC_QUEUE), like(jobs.key, `${b.id}:%`), eq(jobs.state, 'queued')));
+  const out = await liveRate(tx, after ?? b);
   await audit(tx, req, { agencyId: b.agencyId, userId: session.userId }, 'declare.roster.stop', String(b.id), {
-    completeNum: b.successNum + b.failNum,
+    completeNum: out.completeNum,
     totalNum: b.totalNum,
   });
-  const out = after ?? b;
-  afterCommit(() => publishSyncRate(deps, out));
-  return rateOf(out);
+  afterCommit(() => publishSyncRate(deps, b.userId, out));
+  return out;
 });
 
 const roster = serve(filingRosterCall, async ({ body, session, tx }) => {
