@@ -48,6 +48,11 @@ export interface FoundReturn {
 
 type Outcome = { ok: true; found: FoundReturn[] } | { ok: false; msgType: number; msg: string };
 
+const envInt = (name: string, fallback: number) => {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
+
 const fen = (yuan: string) => Math.round(Number(yuan || '0') * 100);
 
 export type BatchRow = typeof lbsjcBatches.$inferSelect;
@@ -212,7 +217,9 @@ export const lbsjcJob: JobHandler = {
   get workers() {
     return checkConcurrency();
   },
-  leaseSeconds: 30,
+  get leaseSeconds() {
+    return envInt('LBSJC_LEASE_SECONDS', envInt('CHECK_LEASE_SECONDS', 30));
+  },
   maxAttempts: CHECK_MAX_ATTEMPTS,
   async run(ctx) {
     const { deps, job } = ctx;
