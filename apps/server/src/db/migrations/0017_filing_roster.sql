@@ -95,4 +95,5 @@ ALTER TABLE "filing_sync_results" ADD CONSTRAINT "filing_sync_results_agency_id_
 ALTER TABLE "filing_sync_results" ADD CONSTRAINT "filing_sync_results_batch_id_filing_sync_batches_id_fk" FOREIGN KEY ("batch_id") REFERENCES "public"."filing_sync_batches"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "filing_sync_results" ADD CONSTRAINT "filing_sync_results_enterprise_id_enterprises_id_fk" FOREIGN KEY ("enterprise_id") REFERENCES "public"."enterprises"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "filing_sync_results_batch_ent_uq" ON "filing_sync_results" USING btree ("batch_id","enterprise_id");--> statement-breakpoint
+CREATE INDEX "filing_sync_results_pending_idx" ON "filing_sync_results" USING btree ("batch_id") WHERE "filing_sync_results"."msg_type" is null;--> statement-breakpoint
 CREATE POLICY "filing_sync_results_tenant" ON "filing_sync_results" AS PERMISSIVE FOR ALL TO "dzy_app" USING ("filing_sync_results"."agency_id" = app_agency()) WITH CHECK ("filing_sync_results"."agency_id" = app_agency());

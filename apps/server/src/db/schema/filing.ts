@@ -142,6 +142,8 @@ export const filingSyncResults = pgTable(
   },
   (t) => [
     uniqueIndex('filing_sync_results_batch_ent_uq').on(t.batchId, t.enterpriseId),
+    // The clients of a run still to do: "none left?" after each client is an index probe, not a scan.
+    index('filing_sync_results_pending_idx').on(t.batchId).where(sql`${t.msgType} is null`),
     tenantPolicy('filing_sync_results_tenant', t.agencyId),
   ],
 ).enableRLS();
