@@ -242,7 +242,14 @@ describe('申报设置', () => {
   });
 
   it('三方协议 is recorded per client and leaves the 信息补全 list', async () => {
-    const e = ents.find((x) => x.qysh) as (typeof ents)[number];
+    // The demo has most clients signed; one of those it lists as lacking the agreement.
+    const all = await t.call<{ list: { aeiId: number; lacks: string[] }[] }>(
+      xxbqListCall.path,
+      { item: 'sfxy' },
+      admin,
+    );
+    const e = ents.find((x) => x.qysh && x.id === all.data.list[0]?.aeiId) as (typeof ents)[number];
+    expect(e).toBeDefined();
     const lacking = await t.call<{ list: { aeiId: number; lacks: string[] }[] }>(
       xxbqListCall.path,
       { item: 'sfxy', keyword: e.qysh },

@@ -31,9 +31,7 @@ export function RequireAuth() {
     const to = exit && !exit.keepRedirect ? LOGIN_PATH : loginPathFor(location.pathname + location.search);
     // Keyed by the location: a Back that lands here while the sign-out is under way is a new location,
     // and an already mounted <Navigate> would not fire again (it navigates once, on mount).
-    return (
-      <Navigate key={location.key} to={to} replace state={exit?.notice ? { notice: exit.notice } : undefined} />
-    );
+    return <Navigate key={location.key} to={to} replace state={exit?.notice ? { notice: exit.notice } : undefined} />;
   }
   return (
     <SessionProvider value={session.data}>
