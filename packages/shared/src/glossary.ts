@@ -628,6 +628,62 @@ export const GLOSSARY = {
     zh: '是否临时密码',
     meaning: "Personal-tax login: '0' a normal password; anything else a temporary one, refused.",
   },
+  filingMonth: {
+    zh: '申报月份',
+    meaning:
+      'Month the returns are filed in, YYYY-MM; its 所属期 is the month or quarter before it (from 2019-09 to next month).',
+  },
+  taxType: {
+    zh: '税种',
+    meaning:
+      'Roster tax type: zzs 增值税及附加税费, qysds 企业所得税预缴, grsds 个税扣缴, cwbb 财务报表, yhs 印花税, qysdsnd 所得税汇算, gsnb 工商年报, cbj 残保金.',
+  },
+  cycle: { zh: '申报周期', meaning: 'Filing cycle of a registered tax type: month 月, quarter 季, year 年.' },
+  nsrlx: { zh: '纳税人类型', meaning: "Taxpayer kind: '0' 一般纳税人, '1' 小规模纳税人." },
+  failedOnly: { zh: '仅同步失败', meaning: 'Only clients whose last roster sync failed.' },
+  cells: {
+    zh: '各税种申报',
+    meaning: 'A roster row: per tax type its state, amount, deadline, filing date and receipt.',
+  },
+  yqts: { zh: '逾期天数', meaning: 'Days since the deadline of a return not filed.' },
+  yqCount: { zh: '往期逾期未申报数', meaning: 'Returns of earlier periods still not filed.' },
+  syncedAt: { zh: '最近同步', meaning: 'When the client roster was last read from the bureau.' },
+  failMsg: { zh: '同步失败原因', meaning: 'Why the last roster sync of a client failed (the check messages).' },
+  failAt: { zh: '失败时间', meaning: 'When the last roster sync of a client failed.' },
+  byState: { zh: '各状态户数', meaning: 'Clients per roster state.' },
+  unsynced: { zh: '未同步户数', meaning: 'Clients in scope whose roster for the month was never synced.' },
+  failed: { zh: '同步失败户数', meaning: 'Clients whose last roster sync failed.' },
+  clientNum: { zh: '客户数', meaning: 'Number of clients.' },
+  syncedNum: { zh: '已同步户数', meaning: 'Clients whose roster for the month has been synced.' },
+  dueNum: { zh: '应申报', meaning: 'Returns due in the month.' },
+  filedNum: { zh: '已申报', meaning: 'Returns filed.' },
+  paidNum: { zh: '已缴款', meaning: 'Returns filed and settled.' },
+  unfiledNum: { zh: '未申报', meaning: 'Returns due and not filed yet.' },
+  overdueNum: { zh: '逾期未申报', meaning: 'Returns past their deadline and not filed.' },
+  percent: { zh: '完成率', meaning: 'Share of due returns filed, 0-100.' },
+  noQysh: { zh: '无税号未同步企业', meaning: 'Clients left out of a sync because they have no tax number.' },
+  srze: { zh: '收入总额', meaning: 'Revenue or sales of the period of a return, yuan.' },
+  pzxh: { zh: '申报凭证序号', meaning: "The bureau's receipt id of a filed return." },
+  remindDays: {
+    zh: '截止日前提醒天数',
+    meaning: 'Days before a deadline when the assigned staff are reminded of unfiled returns (1-15, default 3).',
+  },
+  ignoredTypes: {
+    zh: '不处理的税种',
+    meaning: 'Tax types the agency does not handle for a client; they leave the roster, the overview and the checks.',
+  },
+  ignoredOnly: { zh: '仅有忽略税种', meaning: 'Only clients with at least one ignored tax type.' },
+  sfxy: {
+    zh: '三方协议',
+    meaning:
+      'Whether the client signed the tax-payment agreement of bank, treasury and bureau (tax paid by deduction).',
+  },
+  lacks: {
+    zh: '缺少的信息',
+    meaning: 'What a client lacks for filing: tax number, e-tax account, personal-tax password, 三方协议.',
+  },
+  daysOverdue: { zh: '逾期天数', meaning: 'Days a missed or unpaid return is past its deadline.' },
+  foundNum: { zh: '发现条数', meaning: 'Missed or unpaid returns a check found.' },
 } as const satisfies Record<string, GlossaryEntry>;
 
 /** Chinese name of a field for messages; the field name itself when the glossary lacks it. */
