@@ -10,6 +10,8 @@
 /** Roster tax types (申报项目), in column order. The first five recur; the last three are annual. */
 export const FILING_TAX_TYPES = ['zzs', 'qysds', 'grsds', 'cwbb', 'yhs', 'qysdsnd', 'gsnb', 'cbj'] as const;
 export type FilingTaxType = (typeof FILING_TAX_TYPES)[number];
+/** The annual items: due once a year, in their deadline month. */
+export const ANNUAL_FILING_TYPES: readonly FilingTaxType[] = ['qysdsnd', 'gsnb', 'cbj'];
 export const isFilingTaxType = (v: unknown): v is FilingTaxType =>
   typeof v === 'string' && (FILING_TAX_TYPES as readonly string[]).includes(v);
 

@@ -1,5 +1,6 @@
 import { ExportOutlined } from '@ant-design/icons';
 import {
+  ANNUAL_FILING_TYPES,
   currentFilingMonth,
   FILING_FILES,
   FILING_MONTH_MIN,
@@ -71,7 +72,13 @@ function OverviewBody() {
 
   const matrixRows: MatrixRow[] = o
     ? [
-        ...o.rows,
+        // An annual item with nothing due this month (outside May and June) is left out; the recurring
+        // types stay, 无需申报 included, so the month's shape is visible.
+        ...o.rows.filter(
+          (r) =>
+            !(ANNUAL_FILING_TYPES as readonly string[]).includes(r.taxType) ||
+            Object.entries(r.byState).some(([st, n]) => st !== 'wxsb' && n > 0),
+        ),
         {
           taxType: 'sum',
           byState: o.byState,

@@ -53,6 +53,7 @@ interface SearchValues {
 }
 
 const RECURRING: FilingTaxType[] = ['zzs', 'qysds', 'grsds', 'cwbb', 'yhs'];
+const NO_TAX: readonly FilingTaxType[] = ['cwbb', 'gsnb'];
 const syncTime = (iso: string | null) => (iso ? dayjs(iso).format('MM-DD HH:mm') : '');
 
 /** 申报清册 (/declare/sbqc): each client's returns of a filing month, synced from the e-tax bureau. */
@@ -66,8 +67,10 @@ export function RosterPage() {
 }
 
 /** One return on the roster: its state, the amount to pay, the deadline and, once filed, the date. */
-function CellView({ cell }: { cell: FilingCell | undefined }) {
+function CellView({ cell, type }: { cell: FilingCell | undefined; type: FilingTaxType }) {
   if (!cell) return <span className="dzy-filing-none">—</span>;
+  // 财务报表 and 工商年报 carry no tax: an amount of 0.00 there would read as a zero return.
+  const hasTax = cell.state !== 'wxsb' && !NO_TAX.includes(type);
   const tip = [
     cell.skssqq ? `所属期 ${cell.skssqq} 至 ${cell.skssqz}` : '',
     cell.srze !== '0.00' ? `收入总额 ${formatMoney(cell.srze)}` : '',
@@ -83,7 +86,7 @@ function CellView({ cell }: { cell: FilingCell | undefined }) {
           <Tag color={FILING_STATE_COLORS[cell.state]} className="dzy-filing-tag">
             {FILING_STATE_NAMES[cell.state]}
           </Tag>
-          {cell.state !== 'wxsb' && <span className="dzy-filing-money">{formatMoney(cell.ybtse)}</span>}
+          {hasTax && <span className="dzy-filing-money">{formatMoney(cell.ybtse)}</span>}
         </div>
         {cell.state !== 'wxsb' && (
           <div className="dzy-filing-sub">
@@ -296,7 +299,7 @@ function RosterBody() {
         title: FILING_TAX_TYPE_SHORT[t],
         key: t,
         width: 136,
-        render: (_, row) => <CellView cell={row.cells[t]} />,
+        render: (_, row) => <CellView cell={row.cells[t]} type={t} />,
       }),
     ),
     {
