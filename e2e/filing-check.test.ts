@@ -1,21 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
-import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../apps/server/test/fresh-database.js';
-import {
-  DEMO_ADMIN,
-  freePort,
-  launchChromium,
-  seedServer,
-  signIn,
-  snoozeMissingTaxDialog,
-  spawnServer,
-  waitFor,
-} from './harness';
+import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
 
 /**
  * 征期日历, 漏报检查 and 申报设置 in Chromium against the real server process and a simulator fixed to
@@ -25,81 +9,24 @@ import {
  */
 const TODAY = '2026-11-20';
 
-let sim: TaxSim;
-let dataDir: string;
-let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
-let server: ChildProcess | null = null;
-let browser: Browser;
-let baseUrl: string;
-
-const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
-
-/** Screenshots at both widths (E2E_SHOTS_DIR): looked at by eye when the pages change. */
-async function snap(page: Page, name: string) {
-  const dir = process.env.E2E_SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  for (const width of [1440, 1024]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: join(dir, `filing-check-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
-
-async function newPage(): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  await ctx.addInitScript(snoozeMissingTaxDialog);
-  return ctx.newPage();
-}
-
-async function openFromMenu(page: Page, entry: string) {
-  await expect.poll(() => page.locator('.dzy-navbar-item').count()).toBeGreaterThan(1);
-  await page.locator('.dzy-navbar-item').filter({ hasText: '申报' }).first().click();
-  await page.locator('.dzy-sider .ant-menu-item').filter({ hasText: entry }).first().click();
-  await expect.poll(() => page.title()).toBe(`${entry} - 代账云`);
-}
+let product: Product;
+const snap = screenshotsAt('filing-check-');
 
 beforeAll(async () => {
-  sim = await startTaxSim({ latencyMs: 5, today: TODAY });
-  dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-filing-check-'));
-  db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: db?.url ?? '',
-    TAX_BUREAU_URL: sim.url,
-  };
-  if (db) seedServer(env);
-  server = spawnServer(env);
-  await waitFor(`${baseUrl}/api/health`, 180_000);
-  browser = await launchChromium();
+  product = await startProduct({ sim: { latencyMs: 5, today: TODAY }, startMs: 180_000 });
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((ok) => server?.once('exit', ok));
-  }
-  await db?.drop();
-  await sim?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await product?.close();
 });
 
 describe('征期日历, 漏报检查 and 申报设置 in Chromium', () => {
   it('the calendar shows a deadline day with its count and lists its clients', async () => {
-    const page = await newPage();
+    const page = await product.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await signIn(page, baseUrl, DEMO_ADMIN);
-    await openFromMenu(page, '征期日历');
+    await signIn(page, product.baseUrl, DEMO_ADMIN);
+    await openFromMenu(page, '申报', '征期日历');
     // The published deadline of the month shown carries its count of returns due.
     const day = page.locator('[data-testid^="zqrl-"]').filter({ hasText: '申报截止' });
     await visible(day);
@@ -113,9 +40,9 @@ describe('征期日历, 漏报检查 and 申报设置 in Chromium', () => {
   }, 90_000);
 
   it('runs the unpaid and unfiled checks and shows what they found', async () => {
-    const page = await newPage();
-    await signIn(page, baseUrl, DEMO_ADMIN);
-    await openFromMenu(page, '漏报检查');
+    const page = await product.newPage();
+    await signIn(page, product.baseUrl, DEMO_ADMIN);
+    await openFromMenu(page, '申报', '漏报检查');
     for (const [tab, kind, label] of [
       ['未缴款', 'wjk', '检查未缴款'],
       ['未申报', 'wsb', '检查未申报'],
@@ -133,9 +60,9 @@ describe('征期日历, 漏报检查 and 申报设置 in Chromium', () => {
   }, 240_000);
 
   it('sets an ignored type for a client in 申报设置 and the log names it', async () => {
-    const page = await newPage();
-    await signIn(page, baseUrl, DEMO_ADMIN);
-    await openFromMenu(page, '申报设置');
+    const page = await product.newPage();
+    await signIn(page, product.baseUrl, DEMO_ADMIN);
+    await openFromMenu(page, '申报', '申报设置');
     const first = page.locator('.ant-table-row').first();
     await visible(first);
     const name = ((await first.locator('td').nth(1).textContent()) ?? '').trim();
@@ -163,12 +90,12 @@ describe('征期日历, 漏报检查 and 申报设置 in Chromium', () => {
   }, 90_000);
 
   it('the accountant opens the calendar and the settings of their clients', async () => {
-    const page = await newPage();
-    await signIn(page, baseUrl, '13800000001');
-    await openFromMenu(page, '征期日历');
+    const page = await product.newPage();
+    await signIn(page, product.baseUrl, '13800000001');
+    await openFromMenu(page, '申报', '征期日历');
     await visible(page.locator('[data-testid^="zqrl-"]'));
     await snap(page, 'calendar-staff');
-    await openFromMenu(page, '申报设置');
+    await openFromMenu(page, '申报', '申报设置');
     await visible(page.locator('.ant-table-row'));
     await snap(page, 'settings-staff');
   }, 90_000);

@@ -1,22 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { FILING_STATE_NAMES, FILING_STATES } from '@dzy/shared';
-import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../apps/server/test/fresh-database.js';
-import {
-  DEMO_ADMIN,
-  freePort,
-  launchChromium,
-  seedServer,
-  signIn,
-  snoozeMissingTaxDialog,
-  spawnServer,
-  waitFor,
-} from './harness';
+import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
 
 /**
  * 申报清册 and 申报概览 in Chromium against the real server process and a simulator fixed to 2026-11-10,
@@ -27,52 +12,8 @@ import {
 const TODAY = '2026-11-10';
 const MONTH = '2026-11';
 
-let sim: TaxSim;
-let dataDir: string;
-let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
-let server: ChildProcess | null = null;
-let browser: Browser;
-let baseUrl: string;
-
-const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
-
-/** Screenshots at both widths (E2E_SHOTS_DIR, else a temporary folder): looked at by eye when the pages change. */
-async function snap(page: Page, name: string) {
-  const dir = process.env.E2E_SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  for (const width of [1440, 1024]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: join(dir, `filing-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
-
-async function newPage(): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  await ctx.addInitScript(snoozeMissingTaxDialog);
-  return ctx.newPage();
-}
-
-/** Opens a page of 申报 from the top menu and the sidebar. */
-async function openFromMenu(page: Page, entry: string) {
-  await expect.poll(() => page.locator('.dzy-navbar-item').count()).toBeGreaterThan(1);
-  await page.locator('.dzy-navbar-item').filter({ hasText: '申报' }).first().click();
-  // The top menu opens its first page (报税检查); the entry is clicked once the sidebar shows it, and again
-  // if that first page's navigation landed after the click.
-  const item = page.locator('.dzy-sider .ant-menu-item').filter({ hasText: entry }).first();
-  await expect
-    .poll(
-      async () => {
-        await item.click();
-        await page.waitForTimeout(500);
-        return page.title();
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(`${entry} - 代账云`);
-}
+let product: Product;
+const snap = screenshotsAt('filing-');
 
 const countOf = async (page: Page, key: string) =>
   Number((await page.getByTestId(`count-${key}`).locator('b').textContent()) ?? 'NaN');
@@ -84,47 +25,22 @@ const totalOf = async (page: Page) =>
   );
 
 beforeAll(async () => {
-  sim = await startTaxSim({ latencyMs: 20, today: TODAY });
-  dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-filing-'));
-  db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: db?.url ?? '',
-    TAX_BUREAU_URL: sim.url,
-  };
-  if (db) seedServer(env);
-  server = spawnServer(env);
-  await waitFor(`${baseUrl}/api/health`, 180_000);
-  browser = await launchChromium();
+  product = await startProduct({ sim: { latencyMs: 20, today: TODAY }, startMs: 180_000 });
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((ok) => server?.once('exit', ok));
-  }
-  await db?.drop();
-  await sim?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await product?.close();
 });
 
 describe('申报清册 and 申报概览 in Chromium', () => {
   it('syncs from the menu, shows every state, filters by a count, and the overview links back', async () => {
-    const page = await newPage();
+    const page = await product.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await signIn(page, baseUrl, DEMO_ADMIN);
-    await openFromMenu(page, '申报清册');
+    await signIn(page, product.baseUrl, DEMO_ADMIN);
+    await openFromMenu(page, '申报', '申报清册');
     // The month of the simulator (the product's own date may be later).
-    await page.goto(`${baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
+    await page.goto(`${product.baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
     await visible(page.getByTestId('state-counts'));
 
     await page.getByRole('button', { name: /同步申报状态/ }).click();
@@ -163,8 +79,8 @@ describe('申报清册 and 申报概览 in Chromium', () => {
     const filteredUrl = page.url();
 
     // 申报概览: the matrix, the staff progress; a number opens the roster filtered to it.
-    await openFromMenu(page, '申报概览');
-    await page.goto(`${baseUrl}/#/declare/sbgl?filingMonth=${MONTH}`);
+    await openFromMenu(page, '申报', '申报概览');
+    await page.goto(`${product.baseUrl}/#/declare/sbgl?filingMonth=${MONTH}`);
     // The first non-zero number of a tax type's row (zero is shown plain, not as a link).
     const cell = page.locator('a[data-testid^="matrix-"]:not([data-testid^="matrix-sum-"])').first();
     await visible(cell);
@@ -181,7 +97,7 @@ describe('申报清册 and 申报概览 in Chromium', () => {
     const rosterUrl = page.url();
     // The three views at 1440 and 1024 px (the narrow window last: it folds the sidebar).
     for (const [name, url] of [
-      ['roster', `${baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`],
+      ['roster', `${product.baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`],
       ['roster-filtered', filteredUrl],
       ['roster-from-overview', rosterUrl],
       ['overview', overviewUrl],
@@ -195,17 +111,17 @@ describe('申报清册 and 申报概览 in Chromium', () => {
   }, 240_000);
 
   it('an ordinary staff member sees only their own clients', async () => {
-    const admin = await newPage();
-    await signIn(admin, baseUrl, DEMO_ADMIN);
-    await admin.goto(`${baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
+    const admin = await product.newPage();
+    await signIn(admin, product.baseUrl, DEMO_ADMIN);
+    await admin.goto(`${product.baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
     await expect.poll(() => countOf(admin, 'all'), { timeout: 15_000 }).toBeGreaterThan(0);
     const all = await countOf(admin, 'all');
     await admin.context().close();
 
-    const page = await newPage();
-    await signIn(page, baseUrl, '13800000001');
-    await openFromMenu(page, '申报清册');
-    await page.goto(`${baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
+    const page = await product.newPage();
+    await signIn(page, product.baseUrl, '13800000001');
+    await openFromMenu(page, '申报', '申报清册');
+    await page.goto(`${product.baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
     await expect.poll(() => countOf(page, 'all'), { timeout: 15_000 }).toBeGreaterThan(0);
     const mine = await countOf(page, 'all');
     expect(mine).toBeLessThan(all);

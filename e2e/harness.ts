@@ -1,10 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startTaxSim } from '@dzy/tax-sim';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { startTaxSim, type TaxSimOptions } from '@dzy/tax-sim';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { freshDatabase } from '../apps/server/test/fresh-database.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -55,12 +56,14 @@ export async function freePort(): Promise<number> {
 /**
  * The product as a user gets it: the real server process (built web client, demo data) on a fresh
  * embedded database, or on a fresh PostgreSQL database when DATABASE_URL is set; and Chromium.
+ * `sim` sets up the simulator (e.g. a fixed day: `{ today: '2026-11-10' }`); `startMs` is how long the
+ * server may take to answer its health check.
  */
-export async function startProduct() {
+export async function startProduct(opts: { sim?: TaxSimOptions; startMs?: number } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-'));
   const port = await freePort();
   // The simulated e-tax bureau, as its own server the product reaches over HTTP (docs/tax-bureau-protocol.md).
-  const sim = await startTaxSim();
+  const sim = await startTaxSim(opts.sim);
   const db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
   const env = {
     ...process.env,
@@ -75,7 +78,7 @@ export async function startProduct() {
   if (db) seedServer(env);
   const server = spawnServer(env);
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${baseUrl}/api/health`, 60_000);
+  await waitFor(`${baseUrl}/api/health`, opts.startMs ?? 60_000);
 
   const browser = await launchChromium();
   let operatorCookie: string | undefined;
@@ -107,8 +110,10 @@ export async function startProduct() {
     },
     async close() {
       await browser.close();
-      server.kill('SIGTERM');
-      await new Promise((ok) => server.once('exit', ok));
+      if (server.exitCode === null) {
+        server.kill('SIGTERM');
+        await new Promise((ok) => server.once('exit', ok));
+      }
       await sim.close();
       await db?.drop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -143,6 +148,45 @@ export async function signIn(page: Page, baseUrl: string, account: string, passw
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: /登\s*录/ }).click();
   await page.waitForURL(/#\/dashboard/);
+}
+
+export const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
+
+/**
+ * Screenshots at both widths (1440 and 1024) into E2E_SHOTS_DIR, named `<prefix><name>-<width>.png`; none
+ * when it is not set. Looked at by eye when the pages change.
+ */
+export function screenshotsAt(prefix: string) {
+  return async (page: Page, name: string) => {
+    const dir = process.env.E2E_SHOTS_DIR;
+    if (!dir) return;
+    mkdirSync(dir, { recursive: true });
+    for (const width of [1440, 1024]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(dir, `${prefix}${name}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+  };
+}
+
+/** Opens a page from the top menu (`top`) and the sidebar (`entry`), and waits for its title. */
+export async function openFromMenu(page: Page, top: string, entry: string) {
+  await expect.poll(() => page.locator('.dzy-navbar-item').count()).toBeGreaterThan(1);
+  await page.locator('.dzy-navbar-item').filter({ hasText: top }).first().click();
+  // The top menu opens its first page; the entry is clicked once the sidebar shows it, and again if that
+  // first page's navigation landed after the click.
+  const item = page.locator('.dzy-sider .ant-menu-item').filter({ hasText: entry }).first();
+  await expect
+    .poll(
+      async () => {
+        await item.click();
+        await page.waitForTimeout(500);
+        return page.title();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(`${entry} - 代账云`);
 }
 
 /** What 暂不补充 leaves in the tab's session storage, for the demo agencies (ids 1 and 2). */
