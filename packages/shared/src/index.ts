@@ -16,6 +16,7 @@ export * from './department.js';
 export * from './envelope.js';
 export * from './etax.js';
 export * from './filing.js';
+export * from './filing-batch.js';
 export * from './filing-calendar.js';
 export * from './filing-check.js';
 export * from './glossary.js';
