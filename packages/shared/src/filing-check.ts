@@ -8,6 +8,7 @@ import {
   type FilingState,
   type FilingTaxType,
 } from './filing-calendar.js';
+import { CONFIRM_DAYS_MAX, CONFIRM_THRESHOLD_MAX_FEN, DIFF_PERCENT_MAX } from './filing-confirm.js';
 import { cursorField, pageCursorsSchema } from './paging.js';
 
 /**
@@ -71,6 +72,11 @@ export const FILING_SETTING_MSG = {
   remindDays: `提醒天数须为1至${REMIND_DAYS_MAX}之间的整数`,
   adminOnly: '仅管理员可修改提醒天数',
   typeUnknown: '税种不正确',
+  confirmThreshold: `客户确认金额须为0.01至${CONFIRM_THRESHOLD_MAX_FEN / 100}之间的金额（元，最多两位小数）`,
+  confirmDays: `确认链接有效天数须为1至${CONFIRM_DAYS_MAX}之间的整数`,
+  diffPercent: `变动提示比例须为1至${DIFF_PERCENT_MAX}之间的整数（%）`,
+  confirmRequired: '请选择申报前是否须客户确认',
+  confirmAdminOnly: '仅管理员可修改客户确认设置',
 } as const;
 
 /** The bureau's 征收项目 names (qsxx zsxmMc) of the roster tax types (docs/tax-bureau-protocol.md). */
@@ -96,7 +102,12 @@ export const XXBQ_ITEM_NAMES: Readonly<Record<XxbqItem, string>> = {
 };
 
 /** What a settings log line records (selectLog). */
-export const FILING_LOG_ACTIONS = { ignore: '设置忽略税种', remind: '修改提醒天数', sfxy: '三方协议' } as const;
+export const FILING_LOG_ACTIONS = {
+  ignore: '设置忽略税种',
+  remind: '修改提醒天数',
+  sfxy: '三方协议',
+  confirm: '修改客户确认设置',
+} as const;
 export type FilingLogAction = keyof typeof FILING_LOG_ACTIONS;
 
 /** The reminder's text. */
@@ -344,12 +355,26 @@ export const filingSettingRowSchema = z.object({
 });
 export type FilingSettingRow = z.infer<typeof filingSettingRowSchema>;
 
+/**
+ * The agency's 客户确认 and 申报计划 settings: the total tax from which a client is asked to confirm
+ * (yuan text; default 0.01 = any tax), whether filing waits for the confirmation, the link's days, and
+ * the change from the previous period (percent) above which a plan row is highlighted.
+ */
+const confirmSettingFields = {
+  confirmThreshold: z.string(),
+  confirmRequired: z.boolean(),
+  confirmDays: z.number(),
+  diffPercent: z.number(),
+};
+export const confirmSettingSchema = z.object(confirmSettingFields);
+export type ConfirmSetting = z.infer<typeof confirmSettingSchema>;
+
 export const filingSettingListCall = defineCall({
   path: 'user/ycs/SbqcSzSetting/selectYcsSbqcSzSetting',
   summary: '申报设置：每户忽略的税种，及本机构提醒天数',
   access: 'declare:setting:view',
   body: z.strictObject({ keyword, ignoredOnly: z.boolean().default(false), ...paging }),
-  data: pageOf(filingSettingRowSchema).extend({ remindDays: z.number() }),
+  data: pageOf(filingSettingRowSchema).extend({ remindDays: z.number() }).extend(confirmSettingFields),
 });
 
 export const saveRemindDaysCall = defineCall({
@@ -364,6 +389,34 @@ export const saveRemindDaysCall = defineCall({
       .max(REMIND_DAYS_MAX, FILING_SETTING_MSG.remindDays),
   }),
   data: z.object({ remindDays: z.number() }),
+});
+
+export const saveConfirmSettingCall = defineCall({
+  path: 'user/ycs/SbqcSzSetting/saveConfirmSetting',
+  summary: '申报设置：客户确认金额、申报前须客户确认、确认链接有效天数、变动提示比例（管理员）',
+  access: 'declare:setting:edit',
+  body: z.strictObject({
+    confirmThreshold: z
+      .string({ error: FILING_SETTING_MSG.confirmThreshold })
+      .trim()
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, FILING_SETTING_MSG.confirmThreshold)
+      .refine((v) => {
+        const fen = Math.round(Number(v) * 100);
+        return fen >= 1 && fen <= CONFIRM_THRESHOLD_MAX_FEN;
+      }, FILING_SETTING_MSG.confirmThreshold),
+    confirmRequired: z.boolean({ error: FILING_SETTING_MSG.confirmRequired }),
+    confirmDays: z
+      .number({ error: FILING_SETTING_MSG.confirmDays })
+      .int(FILING_SETTING_MSG.confirmDays)
+      .min(1, FILING_SETTING_MSG.confirmDays)
+      .max(CONFIRM_DAYS_MAX, FILING_SETTING_MSG.confirmDays),
+    diffPercent: z
+      .number({ error: FILING_SETTING_MSG.diffPercent })
+      .int(FILING_SETTING_MSG.diffPercent)
+      .min(1, FILING_SETTING_MSG.diffPercent)
+      .max(DIFF_PERCENT_MAX, FILING_SETTING_MSG.diffPercent),
+  }),
+  data: confirmSettingSchema,
 });
 
 export const saveIgnoredTypesCall = defineCall({
@@ -430,6 +483,7 @@ export const FILING_CHECK_CALLS = [
   lbsjcAccessCall,
   filingSettingListCall,
   saveRemindDaysCall,
+  saveConfirmSettingCall,
   saveIgnoredTypesCall,
   xxbqListCall,
   xxbqSaveCall,

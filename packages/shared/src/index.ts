@@ -19,6 +19,7 @@ export * from './filing.js';
 export * from './filing-batch.js';
 export * from './filing-calendar.js';
 export * from './filing-check.js';
+export * from './filing-confirm.js';
 export * from './glossary.js';
 export * from './helper-protocol.js';
 export * from './menu.js';
