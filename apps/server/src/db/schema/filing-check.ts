@@ -25,12 +25,20 @@ const enterpriseRef = () =>
     .notNull()
     .references(() => enterprises.id, { onDelete: 'cascade' });
 
-/** 申报设置 of the agency: the filing reminder's days before a deadline. No row: the default (3). */
+/** 申报设置 of the agency: the filing reminder's days before a deadline (default 3), and the batch's settings. No row: the defaults. */
 export const agencyFilingSettings = pgTable(
   'agency_filing_settings',
   {
     agencyId: agencyRef().primaryKey(),
     remindDays: smallint('remind_days').notNull().default(3),
+    /** 客户确认 (issue 14): returns with tax ≥ this (fen) may be sent to the client; 1 = any non-zero tax. */
+    confirmThreshold: bigint('confirm_threshold', { mode: 'number' }).notNull().default(1),
+    /** 申报前须客户确认: such returns not confirmed are not filed. */
+    confirmRequired: boolean('confirm_required').notNull().default(false),
+    /** Days a confirmation link stays valid. */
+    confirmDays: smallint('confirm_days').notNull().default(7),
+    /** 申报计划 highlights a change from the previous period above this percent. */
+    diffPercent: smallint('diff_percent').notNull().default(30),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [tenantPolicy('agency_filing_settings_tenant', t.agencyId)],

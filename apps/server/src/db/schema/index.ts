@@ -4,6 +4,7 @@ export * from './customer.js';
 export * from './declare.js';
 export * from './etax.js';
 export * from './filing.js';
+export * from './filing-batch.js';
 export * from './filing-check.js';
 export * from './job.js';
 export * from './message.js';
