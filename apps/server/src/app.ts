@@ -16,6 +16,8 @@ import { departmentModule } from './modules/department/department.routes.js';
 import { etaxModule } from './modules/etax/etax.routes.js';
 import { filingModule } from './modules/filing/filing.routes.js';
 import { filingCheckModule } from './modules/filing-check/filing-check.routes.js';
+import { filingConfirmModule } from './modules/filing-confirm/confirm.routes.js';
+import { filingEvidenceModule } from './modules/filing-evidence/evidence.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
 import { messageModule } from './modules/message/message.routes.js';
 import { orgModule } from './modules/org/org.routes.js';
@@ -54,6 +56,8 @@ export function serverModules(): ServerModule[] {
     declareModule,
     filingModule,
     filingCheckModule,
+    filingEvidenceModule,
+    filingConfirmModule,
     etaxModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { CODE, forgetPasswordCall, loginCall, saveUserCall, sendSmsCall } from '@dzy/shared';
+import {
+  CODE,
+  forgetPasswordCall,
+  loginCall,
+  saveUserCall,
+  sbqrAnswerCall,
+  sbqrGetCall,
+  sendSmsCall,
+} from '@dzy/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
@@ -22,6 +30,9 @@ export const LIMITS: Record<string, Limit> = {
   [sendSmsCall.path]: { perIp: 20, perDevice: 6, windowSeconds: 3600 },
   [saveUserCall.path]: { perIp: 10, perDevice: 3, windowSeconds: 3600 },
   [forgetPasswordCall.path]: { perIp: 20, perDevice: 6, windowSeconds: 3600 },
+  // The client's confirmation page (a signed link): a client opens it a few times; guessing links is refused.
+  [sbqrGetCall.path]: { perIp: 120, perDevice: 30, windowSeconds: 600 },
+  [sbqrAnswerCall.path]: { perIp: 30, perDevice: 10, windowSeconds: 600 },
 };
 
 /**

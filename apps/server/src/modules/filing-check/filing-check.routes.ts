@@ -24,6 +24,7 @@ import {
   lbsjcLogListCall,
   lbsjcRateCall,
   NO_TAX_NUMBER_PROMPT,
+  saveConfirmSettingCall,
   saveIgnoredTypesCall,
   saveRemindDaysCall,
   WSB_WHITELIST,
@@ -55,6 +56,7 @@ import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { contractBlocks } from '../contract/contract-status.js';
+import { confirmSettingsOf, confirmSettingWire, fenToYuan } from '../filing-confirm/settings.js';
 import { calendarMonths, dueReturns, isFiledState } from './due.js';
 import { requireLbsjc, requireWsb, whitelistsOf } from './gate.js';
 import { lbsjcJob, rateOf } from './lbsjc.jobs.js';
@@ -507,7 +509,11 @@ const settingList = serve(filingSettingListCall, async ({ body, session, tx }) =
     { from: SETTINGS_FROM, where, sort: SETTINGS_SORT, ask: { pageNo: pageNum, pageSize, cursor }, filter },
     (ids) => settingRows(tx, ids),
   );
-  return { ...page, remindDays: await remindDaysOf(tx, agencyOf(session)) };
+  return {
+    ...page,
+    remindDays: await remindDaysOf(tx, agencyOf(session)),
+    ...confirmSettingWire(await confirmSettingsOf(tx, agencyOf(session))),
+  };
 });
 
 const saveRemindDays = serve(saveRemindDaysCall, async ({ body, session, tx, req }) => {
@@ -524,6 +530,38 @@ const saveRemindDays = serve(saveRemindDaysCall, async ({ body, session, tx, req
   await writeLog(tx, session, 'remind', [{ enterpriseId: null, detail: `${before} 天 → ${body.remindDays} 天` }]);
   await audit(tx, req, { agencyId, userId: session.userId }, 'filing.setting.remind', '', { ...body, before });
   return { remindDays: body.remindDays };
+});
+
+/** 客户确认 settings (admin, as the reminder days): each change is one settings-log line. */
+const saveConfirmSetting = serve(saveConfirmSettingCall, async ({ body, session, tx, req }) => {
+  if (!session.isAdmin) throw new AppError(CODE.NO_PERMISSION, FILING_SETTING_MSG.confirmAdminOnly);
+  const agencyId = agencyOf(session);
+  const before = await confirmSettingsOf(tx, agencyId);
+  const after = {
+    confirmThreshold: Math.round(Number(body.confirmThreshold) * 100),
+    confirmRequired: body.confirmRequired,
+    confirmDays: body.confirmDays,
+    diffPercent: body.diffPercent,
+  };
+  await tx
+    .insert(agencyFilingSettings)
+    .values({ agencyId, ...after })
+    .onConflictDoUpdate({ target: agencyFilingSettings.agencyId, set: { ...after, updatedAt: new Date() } });
+  const yesNo = (b: boolean) => (b ? '是' : '否');
+  const changes = [
+    before.confirmThreshold !== after.confirmThreshold &&
+      `客户确认金额：${fenToYuan(before.confirmThreshold)} 元 → ${fenToYuan(after.confirmThreshold)} 元`,
+    before.confirmRequired !== after.confirmRequired &&
+      `申报前须客户确认：${yesNo(before.confirmRequired)} → ${yesNo(after.confirmRequired)}`,
+    before.confirmDays !== after.confirmDays && `确认链接有效期：${before.confirmDays} 天 → ${after.confirmDays} 天`,
+    before.diffPercent !== after.diffPercent && `变动提示比例：${before.diffPercent}% → ${after.diffPercent}%`,
+  ].filter((c): c is string => typeof c === 'string');
+  if (changes.length > 0) await writeLog(tx, session, 'confirm', [{ enterpriseId: null, detail: changes.join('；') }]);
+  await audit(tx, req, { agencyId, userId: session.userId }, 'filing.setting.confirm', '', {
+    before: confirmSettingWire(before),
+    after: confirmSettingWire(after),
+  });
+  return confirmSettingWire(after);
 });
 
 const typeNames = (types: readonly string[]) =>
@@ -648,6 +686,7 @@ export const filingCheckCalls: Served[] = [
   access,
   settingList,
   saveRemindDays,
+  saveConfirmSetting,
   saveIgnored,
   xxbqList,
   xxbqSave,
