@@ -147,7 +147,8 @@ export const sendSbqrCall = defineCall({
   }),
 });
 
-const tokenSchema = z.string().trim().min(1, SBQR_MSG.invalid).max(200, SBQR_MSG.invalid);
+/** The link's token; anything that is not a valid one is answered 链接无效 by the handler. */
+const tokenSchema = z.string().trim().max(500, SBQR_MSG.invalid);
 
 export const sbqrItemSchema = z.object({
   taxType: z.enum(FILING_TAX_TYPES),
