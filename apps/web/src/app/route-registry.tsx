@@ -26,6 +26,7 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/declare/sjcx': lazyNamed(() => import('../features/declare-data/pages/tax-data-page'), 'TaxDataPage'),
   '/declare/bssz': lazyNamed(() => import('../features/declare/pages/check-page'), 'CheckPage'),
   '/declare/sbqc': lazyNamed(() => import('../features/filing/pages/roster-page'), 'RosterPage'),
+  '/declare/sbjh': lazyNamed(() => import('../features/filing-batch/pages/plan-page'), 'PlanPage'),
   '/declare/sbgl': lazyNamed(() => import('../features/filing/pages/overview-page'), 'OverviewPage'),
   '/declare/zqrl': lazyNamed(() => import('../features/filing-check/pages/calendar-page'), 'CalendarPage'),
   '/declare/lbsjc': lazyNamed(() => import('../features/filing-check/pages/lbsjc-page'), 'LbsjcPage'),

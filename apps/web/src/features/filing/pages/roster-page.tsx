@@ -37,6 +37,7 @@ import { formatMoney } from '../../../lib/money';
 import { usePagedList } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { downloadPost } from '../../contract-fee/api';
+import { ReceiptLink, RosterBatchActions } from '../../filing-batch/components/roster-actions';
 import { LinkedAgencyGuard } from '../../org/components/linked-agency-guard';
 import { FILING_KEYS, type RosterQuery, rosterQueryOf, rosterSearch } from '../api';
 import { useFilingSync } from '../use-filing-sync';
@@ -67,7 +68,7 @@ export function RosterPage() {
 }
 
 /** One return on the roster: its state, the amount to pay, the deadline and, once filed, the date. */
-function CellView({ cell, type }: { cell: FilingCell | undefined; type: FilingTaxType }) {
+function CellView({ cell, type, aeiId }: { cell: FilingCell | undefined; type: FilingTaxType; aeiId: number }) {
   if (!cell) return <span className="dzy-filing-none">—</span>;
   // 财务报表 and 工商年报 carry no tax: an amount of 0.00 there would read as a zero return.
   const hasTax = cell.state !== 'wxsb' && !NO_TAX.includes(type);
@@ -92,6 +93,7 @@ function CellView({ cell, type }: { cell: FilingCell | undefined; type: FilingTa
           <div className="dzy-filing-sub">
             {cell.sbrq ? `申报 ${cell.sbrq.slice(5)}` : `期限 ${cell.sbqx.slice(5)}`}
             {cell.yqts > 0 && <span className="dzy-filing-overdue"> 逾期{cell.yqts}天</span>}
+            <ReceiptLink aeiId={aeiId} type={type} cell={cell} />
           </div>
         )}
       </div>
@@ -299,7 +301,7 @@ function RosterBody() {
         title: FILING_TAX_TYPE_SHORT[t],
         key: t,
         width: 136,
-        render: (_, row) => <CellView cell={row.cells[t]} type={t} />,
+        render: (_, row) => <CellView cell={row.cells[t]} type={t} aeiId={row.aeiId} />,
       }),
     ),
     {
@@ -376,9 +378,10 @@ function RosterBody() {
               </Typography.Text>
             )}
           </Space>
-          {can(['declare:roster:sync']) && (
+          {(can(['declare:roster:sync']) || can(['declare:filing:plan'])) && (
             <Space size={8} wrap>
-              {sync.running ? (
+              <RosterBatchActions filingMonth={month} selected={selected} onStarted={() => setSelected([])} />
+              {!can(['declare:roster:sync']) ? null : sync.running ? (
                 <Button danger icon={<PauseCircleOutlined />} onClick={stopSync}>
                   停止同步
                 </Button>
@@ -452,7 +455,7 @@ function RosterBody() {
         dataSource={rows}
         empty={query.state || query.keyword ? '没有符合条件的企业' : '暂无企业，请先在我的客户中添加企业'}
         rowSelection={
-          can(['declare:roster:sync'])
+          can(['declare:roster:sync']) || can(['declare:filing:plan'])
             ? {
                 selectedRowKeys: selected,
                 preserveSelectedRowKeys: true,
