@@ -165,7 +165,6 @@ export const SBSJ_MSG = {
   money: '金额须为数字，最多两位小数',
   moneyNonNegative: '金额须为不小于0的数字，最多两位小数',
   required: (field: string) => `请录入${field}`,
-  vatInputRequired: '请录入本期进项税额（jxse）',
   vatNoSales: '请至少录入一项销售额，或标记为零申报',
   iitNoPerson: '请至少录入一名人员的工资',
   iitDuplicate: (zjhm: string) => `人员${zjhm}重复`,
@@ -176,6 +175,39 @@ export const SBSJ_MSG = {
   staff: '从业人数须为不小于0的整数',
   unknownField: '申报数据含有无法识别的项目',
 } as const;
+
+/** The names of the figures (sbsj fields) in messages and forms. */
+export const SBSJ_FIELD_NAMES: Readonly<Record<string, string>> = {
+  ry: '人员',
+  zjhm: '证件号码',
+  xm: '姓名',
+  sre: '本期收入',
+  sxyj: '三险一金',
+  zxfjkc: '专项附加扣除',
+  qtkc: '其他扣除',
+  ppxse: '普票及未开票销售额（1%）',
+  zpxse: '专票销售额（1%）',
+  ppxse5: '普票及未开票销售额（5%）',
+  zpxse5: '专票销售额（5%）',
+  xse13: '13%税率销售额',
+  xse9: '9%税率销售额',
+  xse6: '6%税率销售额',
+  jxse: '本期进项税额',
+  xwqy: '小型微利企业',
+  yysr: '营业收入',
+  yycb: '营业成本',
+  lrze: '利润总额',
+  cyrs: '从业人数',
+  zcze: '资产总计',
+  fzze: '负债合计',
+  syzqy: '所有者权益合计',
+  jlr: '净利润',
+  ht: '应税合同',
+  htlx: '税目',
+  je: '计税金额',
+  srze: '收入总额',
+  ybtse: '应补(退)税额',
+};
 
 // --- figures: what each type's sbsj holds, validated, and the plan's estimate -------------------
 
@@ -272,12 +304,16 @@ export function validateSbsj(
   const r = sbsjSchemaOf(taxType, nsrlx).safeParse(sbsj);
   if (!r.success) {
     const issue = r.error.issues[0];
+    const field = [...(issue?.path ?? [])].reverse().find((k) => typeof k === 'string');
+    const name = field ? (SBSJ_FIELD_NAMES[field] ?? field) : '';
     const msg =
       issue?.code === 'unrecognized_keys'
         ? SBSJ_MSG.unknownField
-        : issue?.code === 'invalid_type' && issue.path.length > 0
-          ? SBSJ_MSG.required(String(issue.path[issue.path.length - 1]))
-          : (issue?.message ?? SBSJ_MSG.unknownField);
+        : issue?.code === 'invalid_type' && name
+          ? SBSJ_MSG.required(name)
+          : name && issue?.code === 'invalid_format'
+            ? `${name}：${issue.message}`
+            : (issue?.message ?? SBSJ_MSG.unknownField);
     return { ok: false, msg };
   }
   const v = r.data as Record<string, unknown>;
@@ -446,6 +482,7 @@ export const iitDiffSchema = z.object({
   fromRs: z.number(),
   added: z.array(z.object({ zjhm: z.string(), xm: z.string(), sre: z.string() })),
   removed: z.array(z.object({ zjhm: z.string(), xm: z.string(), sre: z.string() })),
+  /** Wages changed: from the copied month's (what is filed), to the bureau's for the period. */
   changed: z.array(z.object({ zjhm: z.string(), xm: z.string(), from: z.string(), to: z.string() })),
 });
 export type IitDiff = z.infer<typeof iitDiffSchema>;

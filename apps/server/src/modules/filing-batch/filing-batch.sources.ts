@@ -1,0 +1,241 @@
+import {
+  addMonths,
+  type BureauClient,
+  type BureauEmployee,
+  changeFlagged,
+  FILING_BATCH_MSG,
+  type IitDiff,
+  type IitEstimatePerson,
+  type InvoiceTotals,
+  type ItemSource,
+  type ItemState,
+  iitEstimate,
+  planFigures,
+  taxFenToYuan,
+  taxYuanToFen,
+} from '@dzy/shared';
+import type { ItemRow } from './filing-batch.repo.js';
+
+/**
+ * The plan's sources of figures (docs/decisions-14-server.md "Sources"): what the generate job asks the
+ * bureau for each item, and the figures it makes of the answers. One client at a time, in sequence, on
+ * one session; invoice totals are asked once per period.
+ */
+
+export interface GeneratedItem {
+  id: number;
+  source: ItemSource;
+  sbsj: Record<string, unknown> | null;
+  srze: number;
+  ybtse: number;
+  estimate: boolean;
+  diff: IitDiff | null;
+  flagged: boolean;
+  state: ItemState;
+  msg: string;
+}
+
+const fen = (yuan: string) => taxYuanToFen(yuan) ?? 0;
+
+/** Whether an item's figures need the bureau (types with an automatic source). */
+export const needsBureau = (i: Pick<ItemRow, 'taxType'>) =>
+  i.taxType === 'grsds' || i.taxType === 'zzs' || i.taxType === 'yhs';
+
+/** The VAT periods whose invoices make a period's sales: general taxpayers invoice by month. */
+export function salesPeriods(nsrlx: '0' | '1', skssqq: string, skssqz: string): [string, string][] {
+  if (nsrlx === '1' || skssqq.slice(0, 7) === skssqz.slice(0, 7)) return [[skssqq, skssqz]];
+  const out: [string, string][] = [];
+  for (let m = skssqq.slice(0, 7); m <= skssqz.slice(0, 7); m = addMonths(m, 1)) {
+    const y = Number(m.slice(0, 4));
+    const mm = Number(m.slice(5, 7));
+    const last = new Date(Date.UTC(y, mm, 0)).getUTCDate();
+    out.push([`${m}-01`, `${m}-${String(last).padStart(2, '0')}`]);
+  }
+  return out;
+}
+
+const person = (e: BureauEmployee): IitEstimatePerson => ({
+  zjhm: e.zjhm,
+  rzrq: e.rzrq,
+  sre: fen(e.sre),
+  sxyj: fen(e.sxyj),
+  zxfjkc: fen(e.zxfjkc),
+  qtkc: fen(e.qtkc),
+});
+
+/**
+ * IIT (source wages): the last filed month's persons and wages copied to the period — persons the bureau
+ * lists as employed in the period (one not employed would fail 表间校验) with the copied wages, a person
+ * new in the period with the bureau's wages for it; the diff lists who was added, who left and whose
+ * wages the copy changes. No employees: a zero return.
+ */
+export function iitFigures(
+  copied: { ssq: string; list: BureauEmployee[] },
+  period: { list: BureauEmployee[] },
+  ssqMonth: string,
+) {
+  const before = new Map(copied.list.map((e) => [e.zjhm, e]));
+  const now = new Map(period.list.map((e) => [e.zjhm, e]));
+  const ry: BureauEmployee[] = [];
+  const diff: IitDiff = { fromSsq: copied.ssq, rs: 0, fromRs: copied.list.length, added: [], removed: [], changed: [] };
+  for (const e of period.list) {
+    const old = before.get(e.zjhm);
+    if (!old) {
+      diff.added.push({ zjhm: e.zjhm, xm: e.xm, sre: e.sre });
+      ry.push(e);
+      continue;
+    }
+    if (fen(old.sre) !== fen(e.sre)) diff.changed.push({ zjhm: e.zjhm, xm: e.xm, from: old.sre, to: e.sre });
+    ry.push({ ...e, sre: old.sre, sxyj: old.sxyj, qtkc: old.qtkc });
+  }
+  for (const e of copied.list) if (!now.has(e.zjhm)) diff.removed.push({ zjhm: e.zjhm, xm: e.xm, sre: e.sre });
+  diff.rs = ry.length;
+  const est = iitEstimate(ry.map(person), ssqMonth);
+  const sbsj = {
+    ry: ry.map((e) => ({ zjhm: e.zjhm, xm: e.xm, sre: e.sre, sxyj: e.sxyj, zxfjkc: e.zxfjkc, qtkc: e.qtkc })),
+  };
+  return { ry, diff, sbsj, srze: est.srze, ybtse: est.ybtse };
+}
+
+type Figures = Omit<GeneratedItem, 'id' | 'flagged'>;
+
+const zero = (msg: string = FILING_BATCH_MSG.generatedZero): Figures => ({
+  source: 'zero',
+  sbsj: null,
+  srze: 0,
+  ybtse: 0,
+  estimate: false,
+  diff: null,
+  state: 'planned',
+  msg,
+});
+
+/** One item's figures from the bureau (the session is the client's), in fen. */
+export async function figuresOf(
+  bureau: BureauClient,
+  session: string,
+  item: Pick<ItemRow, 'taxType' | 'nsrlx' | 'cycle' | 'skssqq' | 'skssqz'>,
+  invoices: (skssqq: string, skssqz: string) => Promise<InvoiceTotals>,
+): Promise<Figures> {
+  const nsrlx = item.nsrlx === '0' ? '0' : '1';
+  if (item.taxType === 'grsds') {
+    const ssq = item.skssqq.slice(0, 7);
+    const copied = await bureau.personnel(session);
+    const period = copied.ssq === ssq ? copied : await bureau.personnel(session, ssq);
+    if (period.list.length === 0) return zero(FILING_BATCH_MSG.noPersons);
+    const src = copied.ssq ? copied : period;
+    const r = iitFigures(src, period, ssq);
+    return {
+      source: 'wages',
+      sbsj: r.sbsj,
+      srze: r.srze,
+      ybtse: r.ybtse,
+      estimate: true,
+      diff: r.diff,
+      state: 'planned',
+      msg: FILING_BATCH_MSG.generated,
+    };
+  }
+  if (item.taxType === 'zzs' || item.taxType === 'yhs') {
+    let zp = 0;
+    let pp = 0;
+    for (const [q, z] of salesPeriods(nsrlx, item.skssqq, item.skssqz)) {
+      const inv = await invoices(q, z);
+      zp += fen(inv.zpje);
+      pp += fen(inv.ppje);
+    }
+    if (zp + pp === 0) return zero();
+    if (item.taxType === 'yhs') {
+      const sbsj = { ht: [{ htlx: 'mmht', je: taxFenToYuan(zp + pp) }] };
+      const f = planFigures('yhs', nsrlx, item.cycle, sbsj);
+      return {
+        source: 'invoices',
+        sbsj,
+        ...f,
+        estimate: false,
+        diff: null,
+        state: 'planned',
+        msg: FILING_BATCH_MSG.generated,
+      };
+    }
+    if (nsrlx === '1') {
+      const sbsj = { ppxse: taxFenToYuan(pp), zpxse: taxFenToYuan(zp) };
+      const f = planFigures('zzs', '1', item.cycle, sbsj);
+      return {
+        source: 'invoices',
+        sbsj,
+        ...f,
+        estimate: false,
+        diff: null,
+        state: 'planned',
+        msg: FILING_BATCH_MSG.generated,
+      };
+    }
+    // General taxpayers: sales from the invoices, the input VAT typed by the user (no input invoices yet).
+    return {
+      source: 'invoices',
+      sbsj: { xse13: taxFenToYuan(zp + pp) },
+      srze: zp + pp,
+      ybtse: 0,
+      estimate: false,
+      diff: null,
+      state: 'needsInput',
+      msg: FILING_BATCH_MSG.needsInputVat,
+    };
+  }
+  return {
+    source: 'typed',
+    sbsj: null,
+    srze: 0,
+    ybtse: 0,
+    estimate: false,
+    diff: null,
+    state: 'needsInput',
+    msg: FILING_BATCH_MSG.needsInputTyped,
+  };
+}
+
+/** Every item of one client, in sequence on one session; invoice totals asked once per period. */
+export async function generateClient(
+  bureau: BureauClient,
+  session: string,
+  items: readonly ItemRow[],
+  diffPercent: number,
+): Promise<GeneratedItem[]> {
+  const cache = new Map<string, Promise<InvoiceTotals>>();
+  const invoices = (q: string, z: string) => {
+    const key = `${q}|${z}`;
+    let p = cache.get(key);
+    if (!p) {
+      p = bureau.invoiceTotals(session, q, z);
+      cache.set(key, p);
+    }
+    return p;
+  };
+  const out: GeneratedItem[] = [];
+  for (const it of items) {
+    const f = await figuresOf(bureau, session, it, invoices);
+    out.push({
+      id: it.id,
+      ...f,
+      flagged: changeFlagged(f.ybtse, it.prevYbtse, diffPercent) || changeFlagged(f.srze, it.prevSrze, diffPercent),
+    });
+  }
+  return out;
+}
+
+/** Items whose figures need no bureau call. */
+export function offlineFigures(it: ItemRow): GeneratedItem {
+  return {
+    id: it.id,
+    source: 'typed',
+    sbsj: null,
+    srze: 0,
+    ybtse: 0,
+    estimate: false,
+    diff: null,
+    flagged: false,
+    state: 'needsInput',
+    msg: FILING_BATCH_MSG.needsInputTyped,
+  };
+}
