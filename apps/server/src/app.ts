@@ -15,6 +15,7 @@ import { declareModule } from './modules/declare/declare.routes.js';
 import { departmentModule } from './modules/department/department.routes.js';
 import { etaxModule } from './modules/etax/etax.routes.js';
 import { filingModule } from './modules/filing/filing.routes.js';
+import { filingBatchModule } from './modules/filing-batch/filing-batch.routes.js';
 import { filingCheckModule } from './modules/filing-check/filing-check.routes.js';
 import { filingConfirmModule } from './modules/filing-confirm/confirm.routes.js';
 import { filingEvidenceModule } from './modules/filing-evidence/evidence.routes.js';
@@ -55,6 +56,7 @@ export function serverModules(): ServerModule[] {
     contractFeeModule,
     declareModule,
     filingModule,
+    filingBatchModule,
     filingCheckModule,
     filingEvidenceModule,
     filingConfirmModule,
