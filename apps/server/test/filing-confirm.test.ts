@@ -83,7 +83,7 @@ beforeAll(async () => {
   accountant = await t.login('13800000001');
   other = await t.login('13900000000');
   const ents = (await demoEnterprises(t)).filter((e) => e.qysh);
-  [A, B, C, D] = ents.slice(0, 4) as [typeof A, typeof A, typeof A, typeof A];
+  [A, B, C, D] = ents.slice(0, 4) as unknown as [typeof A, typeof A, typeof A, typeof A];
   const [plan] = await t.ownerQuery<{ id: number }>(
     `insert into filing_plans (agency_id, user_id, filing_month, kind, state)
      select agency_id, (select id from users where phone = '13800000000'), $2, 'multi', 'ready' from enterprises where id = $1
@@ -148,20 +148,20 @@ describe('客户确认页 (open/sbqr/get, open/sbqr/answer)', () => {
     });
     expect(r.data.items).toEqual([
       {
-        taxType: 'qysds',
-        name: '企业所得税月(季)度预缴',
-        skssqq: '2026-07-01',
-        skssqz: '2026-09-30',
-        srze: '80000.00',
-        ybtse: '40.00',
-      },
-      {
         taxType: 'zzs',
         name: '增值税及附加税费',
         skssqq: '2026-07-01',
         skssqz: '2026-09-30',
         srze: '80000.00',
         ybtse: '80.50',
+      },
+      {
+        taxType: 'qysds',
+        name: '企业所得税月(季)度预缴',
+        skssqq: '2026-07-01',
+        skssqz: '2026-09-30',
+        srze: '80000.00',
+        ybtse: '40.00',
       },
     ]);
   });

@@ -24,7 +24,7 @@ let t: TestApp;
 let admin: string;
 let other: string;
 
-interface Cell {
+type Cell = {
   enterprise_id: number;
   qymc: string;
   qysh: string;
@@ -33,7 +33,7 @@ interface Cell {
   skssqz: string;
   pzxh: string;
   filing_month: string;
-}
+};
 let cells: Cell[] = [];
 
 /** The bureau's receipt writes its text as UCS-2 hex: how a 申报凭证序号 appears in the PDF. */

@@ -58,4 +58,6 @@ export const DashboardPage = lazyNamed(() => import('../features/dashboard/pages
 /** Public pages of modules (foundation.md §2 public routes): open without signing in, full screen. */
 export const PUBLIC_PAGES: Readonly<Record<string, LazyPage>> = {
   '/acceptInvite': lazyNamed(() => import('../features/staff/pages/accept-invite-page'), 'AcceptInvitePage'),
+  // 客户确认 (SBQR_PAGE_PATH): the client's phone page of an SMS link, no sign-in.
+  '/m/sbqr': lazyNamed(() => import('../features/public/pages/sbqr-page'), 'SbqrPage'),
 };

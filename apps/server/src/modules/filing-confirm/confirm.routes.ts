@@ -1,6 +1,7 @@
 import {
   CODE,
   FILING_TAX_TYPE_NAMES,
+  FILING_TAX_TYPES,
   MESSAGE_EVENT_TEXT,
   MOBILE_RE,
   messageText,
@@ -224,7 +225,11 @@ async function viewOf(tx: Tx, row: Confirmation): Promise<SbqrView> {
     .innerJoin(organisations, eq(organisations.id, filingPlans.agencyId))
     .where(and(eq(filingPlans.agencyId, row.agencyId), eq(filingPlans.id, row.planId)));
   if (!head) throw new AppError(CODE.NOT_FOUND, SBQR_MSG.invalid);
-  const items = await itemsOf(tx, row.agencyId, row.planId, [row.enterpriseId]);
+  // In the roster's order of tax types (增值税 first), then by period.
+  const order = (t: string) => FILING_TAX_TYPES.indexOf(t as (typeof FILING_TAX_TYPES)[number]);
+  const items = (await itemsOf(tx, row.agencyId, row.planId, [row.enterpriseId])).sort(
+    (a, b) => order(a.taxType) - order(b.taxType) || a.skssqq.localeCompare(b.skssqq),
+  );
   return {
     ...head,
     items: items.map((i) => ({

@@ -1,4 +1,9 @@
 import {
+  CONFIRM_DAYS_MAX,
+  CONFIRM_THRESHOLD_MAX_FEN,
+  type ConfirmSetting,
+  DIFF_PERCENT_MAX,
+  FILING_SETTING_MSG,
   FILING_TAX_TYPE_NAMES,
   FILING_TAX_TYPES,
   type FilingLog,
@@ -7,8 +12,10 @@ import {
   filingLogListCall,
   filingSettingListCall,
   REMIND_DAYS_MAX,
+  saveConfirmSettingCall,
   saveIgnoredTypesCall,
   saveRemindDaysCall,
+  taxYuanToFen,
   XXBQ_ITEM_NAMES,
   XXBQ_ITEMS,
   type XxbqItem,
@@ -215,6 +222,108 @@ function RemindForm({ days }: { days: number | undefined }) {
   );
 }
 
+/** The threshold as typed: yuan with at most two decimals, from 0.01 to the maximum. */
+function thresholdOk(v: unknown): boolean {
+  const text = String(v ?? '').trim();
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(text)) return false;
+  const fen = taxYuanToFen(text);
+  return fen !== null && fen >= 1 && fen <= CONFIRM_THRESHOLD_MAX_FEN;
+}
+
+/**
+ * 客户确认与申报计划 (issue 14): from which total tax a client is asked to confirm, whether filing waits
+ * for it, how long the link lives, and the change from the previous period a plan row is flagged at.
+ */
+function ConfirmCard({ value }: { value: ConfirmSetting | undefined }) {
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const isAdmin = useSessionInfo().isAdmin === '1';
+  const [saving, setSaving] = useState(false);
+  if (value === undefined) return null;
+  return (
+    <Card variant="borderless" title="客户确认与申报计划" style={{ marginTop: 16 }} data-testid="confirm-setting-card">
+      <Form
+        layout="vertical"
+        requiredMark={false}
+        key={JSON.stringify(value)}
+        initialValues={value}
+        disabled={!isAdmin}
+        style={{ maxWidth: 720 }}
+        onFinish={async (v: ConfirmSetting) => {
+          setSaving(true);
+          try {
+            await call(saveConfirmSettingCall, { ...v, confirmThreshold: String(v.confirmThreshold).trim() });
+            message.success(FILING_SETTING_MSG.saved);
+            await qc.invalidateQueries({ queryKey: KEY });
+          } finally {
+            setSaving(false);
+          }
+        }}
+      >
+        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))', columnGap: 24 }}>
+          <Form.Item
+            label="客户确认金额（应补(退)税额合计达到此金额的客户可发送确认）"
+            name="confirmThreshold"
+            rules={[
+              {
+                validator: (_r, v) =>
+                  thresholdOk(v) ? Promise.resolve() : Promise.reject(new Error(FILING_SETTING_MSG.confirmThreshold)),
+              },
+            ]}
+          >
+            <Input addonAfter="元" style={{ width: 220 }} inputMode="decimal" />
+          </Form.Item>
+          <Form.Item
+            label="确认链接有效天数"
+            name="confirmDays"
+            rules={[
+              {
+                required: true,
+                type: 'integer',
+                min: 1,
+                max: CONFIRM_DAYS_MAX,
+                message: FILING_SETTING_MSG.confirmDays,
+              },
+            ]}
+          >
+            <InputNumber precision={0} addonAfter="天" style={{ width: 160 }} />
+          </Form.Item>
+          <Form.Item
+            label="申报计划变动提示比例（与上期相比）"
+            name="diffPercent"
+            rules={[
+              {
+                required: true,
+                type: 'integer',
+                min: 1,
+                max: DIFF_PERCENT_MAX,
+                message: FILING_SETTING_MSG.diffPercent,
+              },
+            ]}
+          >
+            <InputNumber precision={0} addonAfter="%" style={{ width: 160 }} />
+          </Form.Item>
+          <Form.Item
+            label="申报前须客户确认"
+            name="confirmRequired"
+            valuePropName="checked"
+            extra="开启后，达到确认金额但客户未确认的申报不会提交，显示「待客户确认」"
+          >
+            <Switch checkedChildren="是" unCheckedChildren="否" />
+          </Form.Item>
+        </div>
+        {isAdmin ? (
+          <Button htmlType="submit" type="primary" loading={saving}>
+            保存
+          </Button>
+        ) : (
+          <span style={{ color: '#999' }}>仅管理员可修改</span>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
 interface XxbqSearch {
   keyword?: string;
   item?: XxbqItem;
@@ -370,15 +479,27 @@ export function SettingsPage() {
     queryKey: [...KEY, 'list', '', { pageNum: 1, pageSize: 10 }],
     queryFn: () => call(filingSettingListCall, { pageNum: 1, pageSize: 10 }),
   });
+  const d = days.data;
+  const confirm: ConfirmSetting | undefined = d
+    ? {
+        confirmThreshold: d.confirmThreshold,
+        confirmRequired: d.confirmRequired,
+        confirmDays: d.confirmDays,
+        diffPercent: d.diffPercent,
+      }
+    : undefined;
   return (
-    <Card variant="borderless" title="申报设置" extra={<RemindForm days={days.data?.remindDays} />}>
-      <Tabs
-        items={[
-          { key: 'ignore', label: '税种设置', children: <IgnoreTab /> },
-          { key: 'xxbq', label: '信息补全', children: <XxbqTab /> },
-          { key: 'logs', label: '操作日志', children: <LogTab /> },
-        ]}
-      />
-    </Card>
+    <>
+      <Card variant="borderless" title="申报设置" extra={<RemindForm days={days.data?.remindDays} />}>
+        <Tabs
+          items={[
+            { key: 'ignore', label: '税种设置', children: <IgnoreTab /> },
+            { key: 'xxbq', label: '信息补全', children: <XxbqTab /> },
+            { key: 'logs', label: '操作日志', children: <LogTab /> },
+          ]}
+        />
+      </Card>
+      <ConfirmCard value={confirm} />
+    </>
   );
 }
