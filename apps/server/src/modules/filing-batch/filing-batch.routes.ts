@@ -29,7 +29,7 @@ import {
   updateItemCall,
   validateSbsj,
 } from '@dzy/shared';
-import { and, asc, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { countOf, listPage } from '../../db/paging.js';
 import {
@@ -231,9 +231,8 @@ const report = serve(runReportCall, async ({ body, session, tx }) => {
           filingPlanItems.enterpriseId,
           clients.map((c) => c.enterpriseId),
         ),
-        run.kind === 'update' ? eq(filingPlanItems.taxType, 'grsds') : undefined,
-        run.kind === 'pay' ? sql`${filingPlanItems.payState} in ('paid', 'refused', 'nothing', 'paying')` : undefined,
-        run.kind === 'file' ? sql`${filingPlanItems.state} in ('filed', 'rejected', 'submitting')` : undefined,
+        // A file, pay or update run: the items it took (while no later run took them again).
+        run.kind === 'generate' ? undefined : eq(filingPlanItems.runId, run.id),
         sql`${filingPlanItems.state} <> 'dropped'`,
       ),
     )
@@ -494,9 +493,14 @@ async function startFile(
 ) {
   const agencyId = agencyOf(session);
   const s = await batchSettings(tx, agencyId);
+  const retrying = states.includes('rejected');
   const pick = and(
     eq(filingPlanItems.planId, plan.id),
-    inArray(filingPlanItems.state, [...states]),
+    retrying
+      ? // The failed ones: rejected, or rejected and corrected since (planned, last taken by a file run).
+        sql`(${filingPlanItems.state} = 'rejected' or (${filingPlanItems.state} = 'planned' and ${filingPlanItems.runId} in
+          (select r.id from ${filingRuns} r where r.plan_id = ${plan.id} and r.kind = 'file')))`
+      : inArray(filingPlanItems.state, [...states]),
     itemIds ? inArray(filingPlanItems.id, itemIds.length > 0 ? itemIds : [0]) : undefined,
   ) as SQL;
   // Items above the threshold without the client's confirmation stay out when the agency requires it.
@@ -513,7 +517,7 @@ async function startFile(
     .from(filingPlanItems)
     .where(and(pick, sql`not (${waiting})`, eq(filingPlanItems.overdue, true)));
   if ((late?.n ?? 0) > 0 && !lateNotice) throw new AppError(CODE.BAD_REQUEST, FILING_BATCH_MSG.lateNoticeRequired);
-  if (states.includes('rejected'))
+  if (retrying)
     await tx
       .update(filingPlanItems)
       .set({ state: 'planned', msg: '' })
@@ -600,7 +604,9 @@ const updateGssb = serve(updateGssbCall, async ({ body, session, tx, req, deps, 
         eq(filingPlanItems.enterpriseId, body.aeiId),
         eq(filingPlanItems.taxType, 'grsds'),
       ),
-    );
+    )
+    .orderBy(desc(filingPlanItems.skssqq))
+    .limit(1);
   if (!it) throw new AppError(CODE.NOT_FOUND, FILING_BATCH_MSG.itemNotFound);
   if (!EDITABLE.includes(it.state)) throw new AppError(CODE.CONFLICT, FILING_BATCH_MSG.itemLocked);
   await tx
