@@ -70,12 +70,13 @@ export function DiffText({ diff }: { diff: IitDiff | null }) {
   );
 }
 
-function ReportTable({ rows, fail }: { rows: ReportRow[]; fail?: boolean }) {
+function ReportTable({ rows, fail, loading }: { rows: ReportRow[]; fail?: boolean; loading: boolean }) {
   return (
     <Table<ReportRow>
       size="small"
       rowKey={(r) => `${r.aeiId}-${r.itemId ?? ''}`}
       dataSource={rows}
+      loading={loading}
       pagination={rows.length > 10 ? { pageSize: 10, size: 'small', showSizeChanger: false } : false}
       scroll={{ x: 900 }}
       locale={{
@@ -318,13 +319,13 @@ export function GrsdsWizard({
                 应补(退)税额为预估，申报后以税务局计算为准
               </Typography.Text>
             </div>
-            <ReportTable rows={success} />
+            <ReportTable rows={success} loading={report.isLoading} />
           </div>
           <div className="dzy-batch-section">
             <div className="dzy-batch-section-title">
               失败 <Tag color="error">{fail.length}</Tag>
             </div>
-            <ReportTable rows={fail} fail />
+            <ReportTable rows={fail} fail loading={report.isLoading} />
           </div>
         </div>
       )}

@@ -1,4 +1,4 @@
-import { FILING_TAX_TYPE_NAMES, type FilingTaxType } from '@dzy/shared';
+import { FILING_TAX_TYPE_NAMES, FILING_TAX_TYPE_SHORT, type FilingTaxType } from '@dzy/shared';
 import { Tag, Tooltip, Typography } from 'antd';
 import { formatMoney } from '../../../lib/money';
 import { periodLabel } from '../../filing-check/period';
@@ -15,6 +15,9 @@ import {
 } from '../api';
 
 export const taxName = (t: string) => FILING_TAX_TYPE_NAMES[t as FilingTaxType] ?? t;
+export const taxShort = (t: string) => FILING_TAX_TYPE_SHORT[t as FilingTaxType] ?? t;
+/** States whose message is a problem (shown in red). */
+const BAD: readonly string[] = ['planFailed', 'rejected', 'needsInput'];
 export const periodOf = (item: Pick<PlanItem, 'skssqq' | 'skssqz'>) => periodLabel(item.skssqq, item.skssqz);
 
 /** 来源: where the figures came from. */
@@ -43,7 +46,7 @@ export function ItemStateCell({ item, receipt = true }: { item: PlanItem; receip
         </a>
       )}
       {item.msg && (
-        <div className={item.state === 'filed' ? 'dzy-plan-msg-ok' : 'dzy-plan-msg'} data-testid="item-msg">
+        <div className={BAD.includes(item.state) ? 'dzy-plan-msg' : 'dzy-plan-msg-ok'} data-testid="item-msg">
           {item.msg}
         </div>
       )}
@@ -59,7 +62,7 @@ export function PayCell({ item }: { item: PlanItem }) {
         {PAY_STATE_NAMES[item.payState as keyof typeof PAY_STATE_NAMES] ?? item.payState}
       </Tag>
       {item.payMsg && (
-        <div className={item.payState === 'paid' ? 'dzy-plan-msg-ok' : 'dzy-plan-msg'} data-testid="pay-msg">
+        <div className={item.payState === 'refused' ? 'dzy-plan-msg' : 'dzy-plan-msg-ok'} data-testid="pay-msg">
           {item.payMsg}
         </div>
       )}

@@ -54,6 +54,7 @@ import {
   periodOf,
   SourceTag,
   taxName,
+  taxShort,
 } from '../components/item-cells';
 import { ItemDrawer } from '../components/item-drawer';
 import { type FollowedRun, RunBall } from '../components/run-ball';
@@ -362,15 +363,17 @@ function PlanDetail({ planId }: { planId: number }) {
     {
       title: '税种',
       key: 'taxType',
-      width: 120,
+      width: 110,
       render: (_, i) => (
         <div>
-          <div>{taxName(i.taxType)}</div>
+          <Tooltip title={taxName(i.taxType)}>
+            <span>{taxShort(i.taxType)}</span>
+          </Tooltip>
           <div className="dzy-plan-sub">{periodOf(i)}</div>
         </div>
       ),
     },
-    { title: '来源', key: 'source', width: 110, render: (_, i) => <SourceTag item={i} /> },
+    { title: '来源', key: 'source', width: 104, render: (_, i) => <SourceTag item={i} /> },
     {
       title: '收入总额',
       key: 'srze',
@@ -396,9 +399,9 @@ function PlanDetail({ planId }: { planId: number }) {
         </div>
       ),
     },
-    { title: '客户确认', key: 'confirmState', width: 100, render: (_, i) => <ConfirmCell item={i} /> },
-    { title: '申报状态', key: 'state', width: 230, render: (_, i) => <ItemStateCell item={i} /> },
-    { title: '缴款状态', key: 'payState', width: 150, render: (_, i) => <PayCell item={i} /> },
+    { title: '申报状态', key: 'state', width: 210, render: (_, i) => <ItemStateCell item={i} /> },
+    { title: '客户确认', key: 'confirmState', width: 90, render: (_, i) => <ConfirmCell item={i} /> },
+    { title: '缴款状态', key: 'payState', width: 140, render: (_, i) => <PayCell item={i} /> },
     {
       title: '操作',
       key: 'action',
