@@ -44,6 +44,7 @@ const CONTRACTS_FEES_DECLARE = [
   '申报 > 征期日历',
   '申报 > 漏报检查',
   '申报 > 申报设置',
+  '申报 > 申报计划',
 ];
 const AGENCY_ADMIN_PAGES = [
   '设置 > 代理机构信息',
