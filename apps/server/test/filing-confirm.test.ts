@@ -302,4 +302,21 @@ describe('申报设置：客户确认', () => {
     const r = await t.call(saveConfirmSettingCall.path, ok, accountant);
     expect(r.code).toBe(CODE.NO_PERMISSION);
   });
+
+  it('a return at or above the threshold is asked about even when a refund brings the client total below it', async () => {
+    await t.call(
+      saveConfirmSettingCall.path,
+      { confirmThreshold: '100.00', confirmRequired: true, confirmDays: 7, diffPercent: 30 },
+      admin,
+    );
+    const ents = (await demoEnterprises(t)).filter((e) => e.qysh);
+    const E = ents[4] as { id: number; qymc: string };
+    await addItem(E.id, 'zzs', '2026-07-01', '2026-09-30', 2_000_000, 15_000);
+    await addItem(E.id, 'qysds', '2026-07-01', '2026-09-30', 2_000_000, -6_000);
+    await setPhone(E.id, '13912345605');
+    const r = await t.call<Sent>(sendSbqrCall.path, { planId, aeiIds: [E.id] }, admin);
+    expect(r.data).toEqual({ sent: 1, skipped: [] });
+    const v = await t.call<SbqrView>(sbqrGetCall.path, { t: await tokenSentTo('13912345605') });
+    expect(v.data.total).toBe('90.00');
+  });
 });

@@ -123,7 +123,13 @@ const sendSbqr = serve(sendSbqrCall, async ({ body, session, tx, req, deps }) =>
     let reason = '';
     if (mine.length === 0) reason = SBQR_MSG.noItems;
     else if (mine.every((i) => i.state === 'filed')) reason = SBQR_MSG.allFiled;
-    else if (total < settings.confirmThreshold) reason = SBQR_MSG.belowThreshold(fenToYuan(settings.confirmThreshold));
+    // The client's total decides; a single return at or above the threshold also does (filing with
+    // 申报前须客户确认 waits on such a return, so it must always be possible to ask for it).
+    else if (
+      total < settings.confirmThreshold &&
+      !mine.some((i) => i.state !== 'filed' && i.ybtse >= settings.confirmThreshold)
+    )
+      reason = SBQR_MSG.belowThreshold(fenToYuan(settings.confirmThreshold));
     else if (!phone) reason = SBQR_MSG.noPhone;
     else if (budgetGone) reason = SMS_BUDGET_MSG;
     if (reason || !phone) {
