@@ -522,10 +522,23 @@ async function startFile(
       .update(filingPlanItems)
       .set({ state: 'planned', msg: '' })
       .where(and(pick, sql`not (${waiting})`));
+  // The same choice on the alias of createRun's update (no self-join: under row-level security a join of
+  // the items with themselves is planned as a scan per row).
+  const which = and(
+    retrying
+      ? sql`(i.state = 'rejected' or (i.state = 'planned' and i.run_id in
+          (select r.id from ${filingRuns} r where r.plan_id = ${plan.id} and r.kind = 'file')))`
+      : sql`i.state in (${sql.join(
+          states.map((x) => sql`${x}`),
+          sql`, `,
+        )})`,
+    itemIds ? sql`i.id in (${ids(itemIds.length > 0 ? itemIds : [0])})` : undefined,
+    s.confirmRequired ? sql`not (i.ybtse >= ${s.confirmThreshold} and i.confirm_state <> 'confirmed')` : undefined,
+  ) as SQL;
   const { run, items: n } = await createRun(
     tx,
     { agencyId, planId: plan.id, userId: session.userId, kind: 'file', lateNotice },
-    sql`i.id in (select id from filing_plan_items where ${pick} and not (${waiting}))`,
+    which,
   );
   return { run, n, waitingClient: waitingRows.length };
 }
