@@ -100,7 +100,7 @@ beforeAll(async () => {
   await setPhone(B.id, '13912345602');
   await setPhone(C.id, null);
   await setPhone(D.id, PHONE_D);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await t?.close();
