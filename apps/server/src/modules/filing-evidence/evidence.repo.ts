@@ -55,7 +55,7 @@ export async function filedReturnsOf(
       ? sql`exists (select 1 from ${filingPlanItems} join ${filingPlans} on ${filingPlans.id} = ${filingPlanItems.planId}
           where ${filingPlanItems.agencyId} = ${agencyId} and ${filingPlanItems.enterpriseId} = ${filedReturns.enterpriseId}
           and ${filingPlanItems.taxType} = ${filedReturns.taxType} and ${filingPlanItems.skssqq} = ${filedReturns.skssqq}
-          ${f.planId !== undefined ? sql`and ${filingPlans.id} = ${f.planId}` : sql``}
+          ${f.planId !== undefined ? sql`and ${filingPlans.id} = ${f.planId} and ${filingPlanItems.state} = 'filed'` : sql``}
           ${f.filingMonth ? sql`and ${filingPlans.filingMonth} = ${f.filingMonth}` : sql``})`
       : undefined,
     scope,
