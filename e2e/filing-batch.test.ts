@@ -125,7 +125,7 @@ describe('批量申报 in Chromium', () => {
     await filterPlan(page, { state: '待补录', taxType: '财务报表' });
     await visible(rows(page));
     await rows(page).first().getByTestId('edit-item').click();
-    const drawer = page.locator('.ant-drawer-content').filter({ hasText: '编辑申报数据' });
+    const drawer = page.locator('.ant-drawer').filter({ hasText: '编辑申报数据' });
     await visible(drawer);
     await fill(drawer, '资产总计', '500000');
     await fill(drawer, '负债合计', '200000');
@@ -138,6 +138,22 @@ describe('批量申报 in Chromium', () => {
     await fill(drawer, '所有者权益合计', '300000');
     await drawer.getByTestId('item-save').click();
     await expect.poll(() => drawer.isVisible()).toBe(false);
+
+    // 更新 on an income-tax row: the update dialog's three steps (one client, polled every 2 s).
+    await filterPlan(page, { taxType: '个人所得税' });
+    await visible(rows(page));
+    await rows(page)
+      .first()
+      .getByRole('button', { name: /更\s*新/ })
+      .click();
+    const upd = page.locator('.ant-modal').filter({ has: page.getByTestId('update-dialog') });
+    await visible(upd.getByRole('button', { name: '开始更新' }));
+    await snap(page, 'update-1');
+    await upd.getByRole('button', { name: '开始更新' }).click();
+    await visible(upd.getByRole('button', { name: /完\s*成/ }), 60_000);
+    await visible(upd.getByText('更新成功'));
+    await snap(page, 'update-3');
+    await upd.getByRole('button', { name: /完\s*成/ }).click();
 
     // A small-scale VAT return from the invoices, typed below them: the bureau's 表间校验 rejects it.
     await filterPlan(page, { state: '待申报', taxType: '增值税' });
@@ -164,7 +180,10 @@ describe('批量申报 in Chromium', () => {
     await confirm.getByRole('button', { name: '确认申报' }).click();
     await visible(runDialog(page).getByText('申报完成'), 180_000);
     await snap(page, 'file-done');
-    await runDialog(page).getByRole('button', { name: '关闭' }).click();
+    await runDialog(page)
+      .locator('.ant-modal-footer')
+      .getByRole('button', { name: /关\s*闭/ })
+      .click();
 
     // The results: filed ones, and the rejected VAT return with the bureau's message.
     await expect.poll(() => sumOf(page, 'sum-filed'), { timeout: 15_000 }).toBeGreaterThan(0);
@@ -193,7 +212,10 @@ describe('批量申报 in Chromium', () => {
     await page.getByTestId('pay-plan').click();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: '确定缴款' }).click();
     await visible(runDialog(page).getByText('缴款完成'), 120_000);
-    await runDialog(page).getByRole('button', { name: '关闭' }).click();
+    await runDialog(page)
+      .locator('.ant-modal-footer')
+      .getByRole('button', { name: /关\s*闭/ })
+      .click();
     await page.reload();
     await filterPlan(page, { state: '申报成功' });
     await visible(page.getByTestId('pay-msg').filter({ hasText: '三方协议' }), 20_000);
@@ -253,7 +275,9 @@ describe('批量申报 in Chromium', () => {
     await snap(page, 'wizard-3');
 
     // Cancel resets to step 1 and forgets the stored progress.
-    await wizard(page).getByRole('button', { name: '取消' }).click();
+    await wizard(page)
+      .getByRole('button', { name: /取\s*消/ })
+      .click();
     expect(await page.evaluate(() => localStorage.getItem('dzy.grsds.redisKey'))).toBeNull();
     await page.getByTestId('grsds-batch').click();
     await visible(wizard(page).getByTestId('wizard-ssq'));

@@ -11,7 +11,7 @@ import {
   saveSbqcCall,
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, DatePicker, Empty, Progress, Space, Steps, Table, Tag, Typography } from 'antd';
+import { App, Button, DatePicker, Empty, Progress, Space, Steps, Table, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { toast } from '../../../lib/feedback';
@@ -53,20 +53,29 @@ export const wizardStored = () => readStored() !== null;
 
 const today = () => dayjs().format('YYYY-MM-DD');
 
-/** The changes from the copied month: 人数 and 工资 differences, per client. */
+/** The changes from the copied month: 人数 and 工资 differences, per client (details in the tooltip). */
 export function DiffText({ diff }: { diff: IitDiff | null }) {
   if (!diff) return <span className="dzy-plan-sub">—</span>;
   if (!diff.fromSsq) return <span className="dzy-batch-diff">无往期申报，按人员信息生成</span>;
   const parts: string[] = [];
-  if (diff.rs !== diff.fromRs) parts.push(`人数 ${diff.fromRs}→${diff.rs}`);
-  if (diff.added.length) parts.push(`新增 ${diff.added.map((p) => p.xm).join('、')}`);
-  if (diff.removed.length) parts.push(`减少 ${diff.removed.map((p) => p.xm).join('、')}`);
-  if (diff.changed.length)
-    parts.push(`工资变动 ${diff.changed.map((p) => `${p.xm} ${formatMoney(p.from)}→${formatMoney(p.to)}`).join('；')}`);
+  parts.push(diff.rs === diff.fromRs ? `人数不变（${diff.rs}人）` : `人数 ${diff.fromRs}→${diff.rs}`);
+  if (diff.added.length) parts.push(`新增${diff.added.length}人`);
+  if (diff.removed.length) parts.push(`减少${diff.removed.length}人`);
+  if (diff.changed.length) parts.push(`工资变动${diff.changed.length}人`);
+  const details = [
+    ...diff.added.map((p) => `新增 ${p.xm} ${formatMoney(p.sre)}`),
+    ...diff.removed.map((p) => `减少 ${p.xm} ${formatMoney(p.sre)}`),
+    ...diff.changed.map((p) => `${p.xm} ${formatMoney(p.from)} → ${formatMoney(p.to)}`),
+  ];
   return (
-    <span className="dzy-batch-diff" data-testid="iit-diff">
-      复制 {diff.fromSsq}（{diff.fromRs}人）{parts.length ? `：${parts.join('，')}` : '，无变化'}
-    </span>
+    <Tooltip
+      title={details.length ? <div style={{ whiteSpace: 'pre-line' }}>{details.join('\n')}</div> : undefined}
+      placement="topLeft"
+    >
+      <span className="dzy-batch-diff" data-testid="iit-diff">
+        复制{diff.fromSsq}：{parts.join('，')}
+      </span>
+    </Tooltip>
   );
 }
 

@@ -85,7 +85,9 @@ export function ItemDrawer({
               <SourceTag item={item} />
             </Descriptions.Item>
             <Descriptions.Item label="当前金额">
-              收入总额 {formatMoney(item.srze)}，应补(退)税额 {formatMoney(item.ybtse)}
+              收入总额 {formatMoney(item.srze)}
+              {item.taxType === 'cwbb' || item.taxType === 'gsnb' ? '' : `，应补(退)税额 ${formatMoney(item.ybtse)}`}
+              {item.estimate ? '（预估）' : ''}
             </Descriptions.Item>
           </Descriptions>
           {item.source === 'zero' && (

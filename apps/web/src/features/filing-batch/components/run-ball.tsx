@@ -1,10 +1,10 @@
-import { Button, Progress, Segmented, Space, Table, Typography } from 'antd';
+import { Button, Progress, Segmented, Space, Table, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { usePagedList } from '../../../lib/paging';
 import { BATCH_KEYS, type PlanItem, planItemsCall, RUN_KIND_NAMES, type RunKind } from '../api';
 import { runDone, useRunRate } from '../use-run';
-import { ClientCell, ItemStateCell, MoneyCell, PayCell, periodOf, SourceTag, taxName } from './item-cells';
+import { ClientCell, ItemStateCell, MoneyCell, PayCell, periodOf, SourceTag, taxName, taxShort } from './item-cells';
 import { ProgressBall, RateFigures } from './progress-ball';
 
 /** A run the page follows: its progress key, its plan and what it does. */
@@ -51,13 +51,30 @@ export function RunResults({ planId, kind, version }: { planId: number; kind: Ru
         rowKey="itemId"
         loading={list.isLoading}
         dataSource={data?.list ?? []}
-        scroll={{ x: 960 }}
+        scroll={{ x: 870 }}
         pagination={{ ...list.pagination, size: 'small', showSizeChanger: false }}
         locale={{ emptyText: '暂无需要申报的税种' }}
         columns={[
-          { title: '企业名称', key: 'qymc', width: 220, render: (_, r) => <ClientCell item={r} /> },
-          { title: '税种', key: 'taxType', width: 130, render: (_, r) => taxName(r.taxType) },
-          { title: '所属期', key: 'ssq', width: 120, render: (_, r) => periodOf(r) },
+          { title: '企业名称', key: 'qymc', width: 210, render: (_, r) => <ClientCell item={r} /> },
+          {
+            title: '税种',
+            key: 'taxType',
+            width: 110,
+            render: (_, r) => (
+              <div>
+                <Tooltip title={taxName(r.taxType)}>
+                  <span>{taxShort(r.taxType)}</span>
+                </Tooltip>
+                <div className="dzy-plan-sub">{periodOf(r)}</div>
+              </div>
+            ),
+          },
+          {
+            title: kind === 'pay' ? '缴款状态' : '状态',
+            key: 'state',
+            width: 210,
+            render: (_, r) => (kind === 'pay' ? <PayCell item={r} /> : <ItemStateCell item={r} />),
+          },
           { title: '来源', key: 'source', width: 100, render: (_, r) => <SourceTag item={r} /> },
           {
             title: '收入总额',
@@ -72,12 +89,6 @@ export function RunResults({ planId, kind, version }: { planId: number; kind: Ru
             width: 120,
             align: 'right',
             render: (_, r) => <MoneyCell value={r.ybtse} />,
-          },
-          {
-            title: kind === 'pay' ? '缴款状态' : '状态',
-            key: 'state',
-            width: 220,
-            render: (_, r) => (kind === 'pay' ? <PayCell item={r} /> : <ItemStateCell item={r} />),
           },
         ]}
       />
