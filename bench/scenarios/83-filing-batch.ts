@@ -189,6 +189,30 @@ export default defineScenario({
     const twice = sim.data.list.filter((f) => f.filed > 1).length;
     expectThat(twice === 0, `${twice} returns filed twice at the simulator`);
 
+    // Where the time went: per job, the bureau's answers (login and calls), the job's own database work, and
+    // how many jobs ran at once on average (Σ job time / wall) against the cap C.
+    const timing = async (redisKey: string, wallMs: number) => {
+      const [t] = await inScope(
+        env.db.app,
+        scope,
+        async (tx) =>
+          (
+            (await tx.execute(sql`select avg((result->>'bureauMs')::int)::int as bureau, avg((result->>'jobMs')::int)::int as job,
+                 sum((result->>'jobMs')::int)::bigint as total from jobs
+               where queue = 'filing-run' and key like ${`${redisKey}:%`} and result ? 'jobMs'`)) as unknown as {
+              rows: { bureau: number; job: number; total: string }[];
+            }
+          ).rows,
+      );
+      const calls = GENERATE_CALLS;
+      return (
+        `per client: bureau ${t?.bureau} ms (${calls} calls × ${latencyMs} ms = ${calls * latencyMs} ms), ` +
+        `job ${t?.job} ms in all (database ${(t?.job ?? 0) - (t?.bureau ?? 0)} ms); ` +
+        `${(Number(t?.total ?? 0) / wallMs).toFixed(1)} jobs at once on average (cap ${C})`
+      );
+    };
+    const genWhere = await timing(plan.data.redisKey, genMs);
+    const fileWhere = await timing(confirm.data.redisKey, fileMs);
     const genFloor = (GENERATE_CALLS * N * latencyMs) / C;
     const fileFloor = (FILE_CALLS * N * latencyMs) / C;
     const runId = Number(confirm.data.redisKey);
@@ -209,6 +233,8 @@ export default defineScenario({
         `C = ${C}, ${N} clients × ${TYPES.length} returns, simulator ${latencyMs} ms per call (bureau day ${SIM_TODAY})`,
         `file run: wall ${s1(fileMs)} s (confirmSbqc itself ${s1(confirmMs)} s); floor ${FILE_CALLS} calls × ${N} × ${latencyMs / 1000} s / C = ${s1(fileFloor)} s → ratio ${(fileMs / fileFloor).toFixed(2)} (goal ≤ 1.2)`,
         `generate run: wall ${s1(genMs)} s (saveSbqc itself ${s1(saveMs)} s); floor ${GENERATE_CALLS} calls × ${N} × ${latencyMs / 1000} s / C = ${s1(genFloor)} s → ratio ${(genMs / genFloor).toFixed(2)}`,
+        `file run, where the time went: ${fileWhere}`,
+        `generate run, where the time went: ${genWhere}`,
         `items after filing: ${states.join(', ')}; at the simulator ${once} returns filed once, none twice; run ${filed.successNum} ok / ${filed.failNum} failed`,
         `accountant clicks from opening the roster to a confirmed batch: ${CLICKS.length} (${CLICKS.join(' → ')}) — goal ≤ 10, for any number of clients`,
       ],
