@@ -1,3 +1,4 @@
+import { FILING_BATCH_MSG } from '@dzy/shared';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
@@ -299,12 +300,34 @@ describe('批量申报 in Chromium', () => {
     await page.context().close();
   }, 480_000);
 
-  it('the accountant sees the plan page with their own plans', async () => {
+  it('the accountant plans their own clients and sees their plans', async () => {
     const page = await product.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
     await signIn(page, product.baseUrl, '13800000001');
+    await openFromMenu(page, '申报', '申报清册');
+    await page.goto(`${product.baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
+    await page.getByTestId('batch-file').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '申报税种' });
+    await visible(dialog.getByText('全部企业'));
+    await dialog.getByRole('button', { name: '生成申报计划' }).click();
+    await dismissLeftOut(page);
+    // Their clients' returns still due (the administrator filed some already), or nothing left to plan.
+    const done = runDialog(page).getByText('生成申报计划完成');
+    const nothing = page.getByText(FILING_BATCH_MSG.nothingDue);
+    await expect
+      .poll(async () => (await done.isVisible()) || (await nothing.isVisible()), { timeout: 120_000 })
+      .toBe(true);
+    if (await done.isVisible()) {
+      await snap(page, 'generate-done-staff');
+      await runDialog(page).getByTestId('open-plan').click();
+      await visible(rows(page));
+      await snap(page, 'plan-staff');
+    }
     await openFromMenu(page, '申报', '申报计划');
     await visible(page.locator('.dzy-plan-page'));
     await snap(page, 'plans-staff');
+    expect(errors).toEqual([]);
     await page.context().close();
-  }, 120_000);
+  }, 240_000);
 });

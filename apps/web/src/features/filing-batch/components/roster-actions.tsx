@@ -1,9 +1,11 @@
 import { FileDoneOutlined, TeamOutlined } from '@ant-design/icons';
 import { FILING_BATCH_MSG, type FilingCell, type FilingTaxType, sbjtylUrl } from '@dzy/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useHasPerm } from '../../../components/auth';
 import { toast } from '../../../lib/feedback';
+import { FILING_KEYS } from '../../filing/api';
 import { GrsdsWizard, wizardStored } from './grsds-wizard';
 import { MultiTaxDialog } from './multi-tax-dialog';
 import { type FollowedRun, RunBall } from './run-ball';
@@ -43,6 +45,7 @@ export function RosterBatchActions({
   onStarted: () => void;
 }) {
   const can = useHasPerm();
+  const qc = useQueryClient();
   const [choosing, setChoosing] = useState(false);
   const [wizard, setWizard] = useState(() => wizardStored());
   const [run, setRun] = useState<FollowedRun | null>(() => readRun());
@@ -71,7 +74,13 @@ export function RosterBatchActions({
         }}
       />
       <GrsdsWizard open={wizard} onClose={() => setWizard(false)} onFiling={(r) => follow(r)} />
-      <RunBall key={run?.redisKey} run={run} onClose={() => follow(null)} />
+      <RunBall
+        key={run?.redisKey}
+        run={run}
+        onClose={() => follow(null)}
+        // A file run ends: the roster's cells and counts move (已申报).
+        onDone={() => void qc.invalidateQueries({ queryKey: FILING_KEYS.all })}
+      />
     </>
   );
 }

@@ -85,10 +85,10 @@ function PlanList() {
     {
       title: '申报计划',
       key: 'planId',
-      width: 200,
+      width: 240,
       render: (_, p) => (
         <Link to={`/declare/sbjh?planId=${p.planId}`} data-testid={`plan-${p.planId}`}>
-          {KIND_NAMES[p.kind]} · {p.filingMonth}
+          {KIND_NAMES[p.kind]} · {p.kind === 'grsds' ? '所属期' : '申报月份'} {p.filingMonth}
         </Link>
       ),
     },
@@ -275,6 +275,10 @@ function PlanDetail({ planId }: { planId: number }) {
     });
   const pay = () => {
     const ids = chosen.filter((i) => i.state === 'filed' && i.payState !== 'paid').map((i) => i.itemId);
+    if (chosen.length > 0 && ids.length === 0) {
+      toast('warning', FILING_BATCH_MSG.nothingToPay);
+      return;
+    }
     modal.confirm({
       title: '批量缴款',
       content:
@@ -359,32 +363,34 @@ function PlanDetail({ planId }: { planId: number }) {
   const editable = (i: PlanItem) =>
     canPlan && !locked && !['filed', 'submitting', 'dropped', 'pending'].includes(i.state);
   const columns: ListColumn<PlanItem>[] = [
-    { title: '企业名称', key: 'qymc', width: 220, render: (_, i) => <ClientCell item={i} /> },
+    { title: '企业名称', key: 'qymc', width: 200, render: (_, i) => <ClientCell item={i} /> },
     {
-      title: '税种',
+      title: '税种 / 来源',
       key: 'taxType',
-      width: 110,
+      width: 128,
       render: (_, i) => (
         <div>
           <Tooltip title={taxName(i.taxType)}>
             <span>{taxShort(i.taxType)}</span>
-          </Tooltip>
-          <div className="dzy-plan-sub">{periodOf(i)}</div>
+          </Tooltip>{' '}
+          <span className="dzy-plan-sub">{periodOf(i)}</span>
+          <div>
+            <SourceTag item={i} />
+          </div>
         </div>
       ),
     },
-    { title: '来源', key: 'source', width: 104, render: (_, i) => <SourceTag item={i} /> },
     {
       title: '收入总额',
       key: 'srze',
-      width: 130,
+      width: 120,
       align: 'right',
       render: (_, i) => <MoneyCell value={i.srze} prev={i.prevSrze} />,
     },
     {
       title: '应补(退)税额',
       key: 'ybtse',
-      width: 140,
+      width: 124,
       align: 'right',
       render: (_, i) => (
         <div>
@@ -405,7 +411,7 @@ function PlanDetail({ planId }: { planId: number }) {
     {
       title: '操作',
       key: 'action',
-      width: 170,
+      width: 150,
       render: (_, i) =>
         i.state === 'dropped' ? (
           canPlan && !locked ? (
