@@ -52,6 +52,8 @@ type Outcome = { ok: boolean; msg: string };
 interface Start {
   /** Milliseconds spent waiting on the bureau (login and calls), for the job's result (the bench reads it). */
   bureauMs: number;
+  /** A session from a fresh login, saved with the job's records (one transaction fewer). */
+  fresh?: string;
   run: RunRow;
   rcState: 'ok' | 'fail' | null;
   ent: EnterpriseRow;
@@ -91,10 +93,7 @@ async function onSession<T>(
       },
     });
     s.bureauMs += performance.now() - t0;
-    if (fresh) {
-      const session = fresh;
-      await ctx.inTx((tx) => saveBureauSession(ctx.deps, tx, s.ent, session));
-    }
+    if (fresh) s.fresh = fresh;
     return res.ok ? res : { ok: false, msg: res.msg };
   } catch (err) {
     if (err instanceof BureauError && ctx.job.attempts < CHECK_MAX_ATTEMPTS) throw new RetryableError(err.message);
@@ -484,6 +483,7 @@ export const filingRunJob: JobHandler = {
     const { outcome, save } = await work(ctx, start);
     const workMs = performance.now() - t0;
     const recorded = await ctx.inTx(async (tx) => {
+      if (start.fresh) await saveBureauSession(deps, tx, start.ent, start.fresh);
       await save(tx);
       const done = await tx
         .update(filingRunClients)
