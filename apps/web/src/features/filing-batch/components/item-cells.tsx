@@ -33,11 +33,21 @@ export function SourceTag({ item }: { item: PlanItem }) {
 }
 
 /** 申报状态 with the bureau's or the plan's message under it, and the receipt link once filed. */
-export function ItemStateCell({ item, receipt = true }: { item: PlanItem; receipt?: boolean }) {
+export function ItemStateCell({
+  item,
+  receipt = true,
+  pay = false,
+}: {
+  item: PlanItem;
+  receipt?: boolean;
+  /** The payment under it (the plan's table has no column of its own for it). */
+  pay?: boolean;
+}) {
+  const name = ITEM_STATE_NAMES[item.state as keyof typeof ITEM_STATE_NAMES] ?? item.state;
   return (
     <div>
       <Tag color={ITEM_STATE_COLORS[item.state as keyof typeof ITEM_STATE_COLORS]} className="dzy-batch-tag">
-        {ITEM_STATE_NAMES[item.state as keyof typeof ITEM_STATE_NAMES] ?? item.state}
+        {name}
       </Tag>
       {item.overdue && item.state !== 'filed' && <Tag color="error">逾期</Tag>}
       {receipt && item.state === 'filed' && item.pzxh && (
@@ -45,9 +55,14 @@ export function ItemStateCell({ item, receipt = true }: { item: PlanItem; receip
           回执
         </a>
       )}
-      {item.msg && (
+      {item.msg && item.msg !== name && (
         <div className={BAD.includes(item.state) ? 'dzy-plan-msg' : 'dzy-plan-msg-ok'} data-testid="item-msg">
           {item.msg}
+        </div>
+      )}
+      {pay && item.payState !== 'none' && (
+        <div className="dzy-plan-pay">
+          <PayCell item={item} />
         </div>
       )}
     </div>

@@ -50,7 +50,6 @@ import {
   ConfirmCell,
   ItemStateCell,
   MoneyCell,
-  PayCell,
   periodOf,
   SourceTag,
   taxName,
@@ -405,9 +404,13 @@ function PlanDetail({ planId }: { planId: number }) {
         </div>
       ),
     },
-    { title: '申报状态', key: 'state', width: 210, render: (_, i) => <ItemStateCell item={i} /> },
+    {
+      title: '申报 / 缴款状态',
+      key: 'state',
+      width: 230,
+      render: (_, i) => <ItemStateCell item={i} pay />,
+    },
     { title: '客户确认', key: 'confirmState', width: 90, render: (_, i) => <ConfirmCell item={i} /> },
-    { title: '缴款状态', key: 'payState', width: 140, render: (_, i) => <PayCell item={i} /> },
     {
       title: '操作',
       key: 'action',
@@ -415,27 +418,48 @@ function PlanDetail({ planId }: { planId: number }) {
       render: (_, i) =>
         i.state === 'dropped' ? (
           canPlan && !locked ? (
-            <Button type="link" size="small" onClick={() => void patch(i, { drop: false }, '已恢复')}>
+            <Button
+              type="link"
+              size="small"
+              className="dzy-plan-act"
+              onClick={() => void patch(i, { drop: false }, '已恢复')}
+            >
               恢复
             </Button>
           ) : null
         ) : editable(i) ? (
           <Space size={0} wrap>
-            <Button type="link" size="small" onClick={() => setEditing(i)} data-testid="edit-item">
+            <Button
+              type="link"
+              size="small"
+              className="dzy-plan-act"
+              onClick={() => setEditing(i)}
+              data-testid="edit-item"
+            >
               编辑
             </Button>
             {i.taxType === 'grsds' ? (
-              <Button type="link" size="small" onClick={() => setUpdating([{ aeiId: i.aeiId, qymc: i.qymc }])}>
+              <Button
+                type="link"
+                size="small"
+                className="dzy-plan-act"
+                onClick={() => setUpdating([{ aeiId: i.aeiId, qymc: i.qymc }])}
+              >
                 更新
               </Button>
             ) : (
               i.source !== 'zero' && (
-                <Button type="link" size="small" onClick={() => void patch(i, { zero: true }, '已设为零申报')}>
+                <Button
+                  type="link"
+                  size="small"
+                  className="dzy-plan-act"
+                  onClick={() => void patch(i, { zero: true }, '已设为零申报')}
+                >
                   零申报
                 </Button>
               )
             )}
-            <Button type="link" size="small" danger onClick={() => drop(i)}>
+            <Button type="link" size="small" className="dzy-plan-act" danger onClick={() => drop(i)}>
               移除
             </Button>
           </Space>
