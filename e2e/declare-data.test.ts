@@ -174,7 +174,7 @@ describe('税务数据', () => {
     await page.goto(`${product.baseUrl}/#/dashboard`);
     await page.locator('.dzy-navbar-item').filter({ hasText: '申报' }).click();
     await page.locator('.dzy-sider .ant-menu-item').filter({ hasText: '税务数据' }).click();
-    await page.waitForURL(new RegExp(`aeiId=${viewed}`));
+    await page.waitForURL(new RegExp(`aeiId=${viewed}`), { waitUntil: 'commit' });
     await visible(page.getByRole('tab', { name: '纳税人信息' }));
   });
 });

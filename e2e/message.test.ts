@@ -93,10 +93,14 @@ const remind = (phone: string, content: string) =>
   api<{ count: number }>('user/message/sendSystemMsg', { phone, content }, operator);
 
 /** The bell's unread count as the user sees it (0 when no badge). */
+/**
+ * The bell's number: the badge's title holds it (its text is a column of rolling digits until the roll
+ * ends, which without motion takes antd's one-second fallback).
+ */
 const bellCount = (page: Page) =>
   page.evaluate(() => {
-    const text = document.querySelector('[data-testid=news-bell] .ant-badge-count')?.textContent ?? '';
-    return Number(text.replace(/\D/g, '') || '0');
+    const badge = document.querySelector('[data-testid=news-bell] .ant-badge-count');
+    return Number((badge?.getAttribute('title') ?? '').replace(/\D/g, '') || '0');
   });
 
 beforeAll(async () => {
@@ -166,7 +170,7 @@ describe('messages in the browser', () => {
     const started = Date.now();
     expect((await remind(ZHANG, '第1条提醒')).code).toBe(200);
     await zhang.waitForFunction(
-      () => document.querySelector('[data-testid=news-bell] .ant-badge-count')?.textContent?.includes('1'),
+      () => document.querySelector('[data-testid=news-bell] .ant-badge-count')?.getAttribute('title') === '1',
       null,
       { timeout: 1000, polling: 'raf' },
     );
