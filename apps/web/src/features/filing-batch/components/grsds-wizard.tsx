@@ -87,33 +87,33 @@ function ReportTable({ rows, fail, loading }: { rows: ReportRow[]; fail?: boolea
       dataSource={rows}
       loading={loading}
       pagination={rows.length > 10 ? { pageSize: 10, size: 'small', showSizeChanger: false } : false}
-      scroll={{ x: 900 }}
+      scroll={{ x: fail ? 680 : 870 }}
       locale={{
         emptyText: (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={fail ? '没有失败的企业' : '没有成功的企业'} />
         ),
       }}
       columns={[
-        { title: '企业名称', dataIndex: 'qymcSh', key: 'qymcSh', width: 260 },
+        { title: '企业名称', dataIndex: 'qymcSh', key: 'qymcSh', width: 220, fixed: 'left' as const },
         {
           title: '状态',
           dataIndex: 'state_text',
           key: 'state_text',
-          width: 100,
+          width: 90,
           render: (v: string) => <Tag color={fail ? 'error' : 'success'}>{v}</Tag>,
         },
         {
           title: '说明',
           dataIndex: 'message',
           key: 'message',
-          width: 200,
+          width: 140,
           render: (v: string) => <span className={fail ? 'dzy-plan-msg' : undefined}>{v || '—'}</span>,
         },
         {
           title: '收入总额',
           dataIndex: 'srze',
           key: 'srze',
-          width: 120,
+          width: 110,
           align: 'right',
           render: (v: string) => <span className="dzy-plan-money">{formatMoney(v)}</span>,
         },
@@ -121,7 +121,7 @@ function ReportTable({ rows, fail, loading }: { rows: ReportRow[]; fail?: boolea
           title: '应补(退)税额',
           dataIndex: 'ybtse',
           key: 'ybtse',
-          width: 120,
+          width: 110,
           align: 'right',
           render: (v: string) => <span className="dzy-plan-money">{formatMoney(v)}</span>,
         },
@@ -131,7 +131,7 @@ function ReportTable({ rows, fail, loading }: { rows: ReportRow[]; fail?: boolea
               {
                 title: '与复制月份相比',
                 key: 'diff',
-                width: 260,
+                width: 200,
                 render: (_: unknown, r: ReportRow) => <DiffText diff={r.diff} />,
               },
             ]),
@@ -275,6 +275,7 @@ export function GrsdsWizard({
       percent={r ? (done ? 100 : Math.min(99, r.rate)) : 0}
       done={done}
       wide={step === 2}
+      wideWidth="min(1200px, 94vw)"
       width={720}
       footer={footer}
       testId="grsds-wizard"

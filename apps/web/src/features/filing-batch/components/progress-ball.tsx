@@ -45,6 +45,7 @@ export function ProgressBall({
   done,
   wide,
   width = 640,
+  wideWidth = '80%',
   footer,
   closable = true,
   shrinkable = true,
@@ -61,6 +62,8 @@ export function ProgressBall({
   done: boolean;
   wide?: boolean;
   width?: number;
+  /** The expanded width when `wide` (default 80 % of the window). */
+  wideWidth?: string;
   footer?: ReactNode;
   closable?: boolean;
   shrinkable?: boolean;
@@ -89,7 +92,7 @@ export function ProgressBall({
             )}
           </div>
         }
-        width={wide ? '80%' : width}
+        width={wide ? wideWidth : width}
         maskClosable={false}
         closable={closable}
         keyboard={false}

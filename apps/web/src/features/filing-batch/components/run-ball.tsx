@@ -55,7 +55,7 @@ export function RunResults({ planId, kind, version }: { planId: number; kind: Ru
         pagination={{ ...list.pagination, size: 'small', showSizeChanger: false }}
         locale={{ emptyText: '暂无需要申报的税种' }}
         columns={[
-          { title: '企业名称', key: 'qymc', width: 210, render: (_, r) => <ClientCell item={r} /> },
+          { title: '企业名称', key: 'qymc', width: 200, fixed: 'left', render: (_, r) => <ClientCell item={r} /> },
           {
             title: '税种',
             key: 'taxType',
