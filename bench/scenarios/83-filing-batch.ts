@@ -204,12 +204,15 @@ export default defineScenario({
             }
           ).rows,
       );
-      const calls = GENERATE_CALLS;
-      return (
-        `per client: bureau ${t?.bureau} ms (${calls} calls × ${latencyMs} ms = ${calls * latencyMs} ms), ` +
-        `job ${t?.job} ms in all (database ${(t?.job ?? 0) - (t?.bureau ?? 0)} ms); ` +
-        `${(Number(t?.total ?? 0) / wallMs).toFixed(1)} jobs at once on average (cap ${C})`
-      );
+      // The calls a client actually waited for (a session cached by the generate run saves the login).
+      const calls = Math.round((t?.bureau ?? 0) / latencyMs);
+      return {
+        calls,
+        text:
+          `per client: bureau ${t?.bureau} ms (≈ ${calls} calls of ${latencyMs} ms), ` +
+          `job ${t?.job} ms in all (database and waiting for a connection ${(t?.job ?? 0) - (t?.bureau ?? 0)} ms); ` +
+          `${(Number(t?.total ?? 0) / wallMs).toFixed(1)} jobs at once on average (cap ${C})`,
+      };
     };
     const genWhere = await timing(plan.data.redisKey, genMs);
     const fileWhere = await timing(confirm.data.redisKey, fileMs);
@@ -233,8 +236,9 @@ export default defineScenario({
         `C = ${C}, ${N} clients × ${TYPES.length} returns, simulator ${latencyMs} ms per call (bureau day ${SIM_TODAY})`,
         `file run: wall ${s1(fileMs)} s (confirmSbqc itself ${s1(confirmMs)} s); floor ${FILE_CALLS} calls × ${N} × ${latencyMs / 1000} s / C = ${s1(fileFloor)} s → ratio ${(fileMs / fileFloor).toFixed(2)} (goal ≤ 1.2)`,
         `generate run: wall ${s1(genMs)} s (saveSbqc itself ${s1(saveMs)} s); floor ${GENERATE_CALLS} calls × ${N} × ${latencyMs / 1000} s / C = ${s1(genFloor)} s → ratio ${(genMs / genFloor).toFixed(2)}`,
-        `file run, where the time went: ${fileWhere}`,
-        `generate run, where the time went: ${genWhere}`,
+        `file run with the calls made (${fileWhere.calls} per client: the generate run's session was reused): floor ${s1((fileWhere.calls * N * latencyMs) / C)} s → ratio ${(fileMs / ((fileWhere.calls * N * latencyMs) / C)).toFixed(2)}`,
+        `file run, where the time went: ${fileWhere.text}`,
+        `generate run, where the time went: ${genWhere.text}`,
         `items after filing: ${states.join(', ')}; at the simulator ${once} returns filed once, none twice; run ${filed.successNum} ok / ${filed.failNum} failed`,
         `accountant clicks from opening the roster to a confirmed batch: ${CLICKS.length} (${CLICKS.join(' → ')}) — goal ≤ 10, for any number of clients`,
       ],
