@@ -5,6 +5,7 @@ import {
   FILING_RUN_QUEUE,
   type PayResult,
   type ReturnFigures,
+  type ReturnReceipt,
   type SubmitResult,
   taxYuanToFen,
 } from '@dzy/shared';
@@ -204,6 +205,70 @@ async function markFiled(tx: Tx, s: Start, it: ItemRow, f: FiledFigures, msg: st
     .where(and(cellKey(s, it), sql`${filingCells.state} in ('wsb', 'yqwsb')`));
 }
 
+/**
+ * A client's filed returns recorded in four statements whatever their number: the ledger rows (receipt,
+ * who, when), the items, the roster cells (ysb with tax to pay, else yjk) and the audit entries.
+ */
+async function recordFiled(
+  tx: Tx,
+  s: Start,
+  filed: readonly { it: ItemRow; rc: ReturnReceipt; status: 'filed' | 'alreadyFiled' }[],
+) {
+  const rows = filed.map(({ it, rc, status }) => ({
+    it,
+    rc,
+    srze: fen(rc.srze),
+    ybtse: fen(rc.ybtse),
+    msg: status === 'filed' ? FILING_BATCH_MSG.filed : FILING_BATCH_MSG.alreadyFiled,
+    status,
+  }));
+  const values = sql.join(
+    rows.map(
+      (r) =>
+        sql`(${r.it.id}::int, ${r.it.taxType}::text, ${r.it.skssqq}::text, ${r.rc.pzxh}::text, ${r.rc.sbrq}::text,
+          ${r.srze}::bigint, ${r.ybtse}::bigint, ${r.rc.lsb}::boolean, ${r.rc.yqsb}::boolean,
+          ${JSON.stringify({ mx: r.rc.mx, tzs: r.rc.tzs ?? '', hzdz: r.rc.hzdz })}::jsonb, ${r.msg}::text)`,
+    ),
+    sql`, `,
+  );
+  const v = sql`(values ${values}) as v(item_id, tax_type, skssqq, pzxh, sbrq, srze, ybtse, lsb, yqsb, receipt, msg)`;
+  await tx.execute(sql`update filed_returns f set state = 'filed', plan_item_id = v.item_id, pzxh = v.pzxh,
+      sbrq = v.sbrq, srze = v.srze, ybtse = v.ybtse, lsb = v.lsb, yqsb = v.yqsb, receipt = v.receipt,
+      filed_by = ${s.run.userId}, filed_at = now()
+    from ${v}
+    where f.agency_id = ${s.run.agencyId} and f.enterprise_id = ${s.ent.id} and f.tax_type = v.tax_type
+      and f.skssqq = v.skssqq and f.state = 'submitting'`);
+  await tx.execute(sql`update filing_plan_items i set state = 'filed', msg = v.msg, pzxh = v.pzxh, sbrq = v.sbrq,
+      srze = v.srze, ybtse = v.ybtse, estimate = false,
+      pay_state = case when v.ybtse > 0 then 'none' else 'nothing' end, updated_at = now()
+    from ${v} where i.id = v.item_id`);
+  await tx.execute(sql`update filing_cells c set state = case when v.ybtse > 0 then 'ysb' else 'yjk' end,
+      sbrq = v.sbrq, pzxh = v.pzxh, srze = v.srze, ybtse = v.ybtse
+    from ${v}
+    where c.agency_id = ${s.run.agencyId} and c.enterprise_id = ${s.ent.id} and c.tax_type = v.tax_type
+      and c.skssqq = v.skssqq and c.state in ('wsb', 'yqwsb')`);
+  await tx.insert(auditLog).values(
+    rows.map((r) => ({
+      agencyId: s.run.agencyId,
+      userId: s.run.userId,
+      action: 'declare.filing.file',
+      target: String(r.it.id),
+      detail: {
+        planId: s.run.planId,
+        aeiId: s.ent.id,
+        taxType: r.it.taxType,
+        skssqq: r.it.skssqq,
+        skssqz: r.it.skssqz,
+        srze: r.rc.srze,
+        ybtse: r.rc.ybtse,
+        pzxh: r.rc.pzxh,
+        status: r.status,
+      },
+      ip: '',
+    })),
+  );
+}
+
 async function file(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save: (tx: Tx) => Promise<void> }> {
   // One transaction: the ledger rows claimed, returns filed before (another plan, an earlier run) taken
   // from the ledger, the rest marked submitting.
@@ -275,49 +340,23 @@ async function file(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save
     }
     return results;
   });
-  let _firstFail = '';
   const save = async (tx: Tx) => {
+    const filed: { it: ItemRow; rc: ReturnReceipt; status: 'filed' | 'alreadyFiled' }[] = [];
     for (const [i, it] of toSubmit.entries()) {
       const r: SubmitResult | { status: 'login'; msg: string } = res.ok
         ? (res.value[i] as SubmitResult)
         : { status: 'login', msg: res.msg };
       if (r.status === 'filed' || r.status === 'alreadyFiled') {
-        const rc = r.receipt;
-        const f = { pzxh: rc.pzxh, sbrq: rc.sbrq, srze: fen(rc.srze), ybtse: fen(rc.ybtse) };
-        await tx
-          .update(filedReturns)
-          .set({
-            state: 'filed',
-            planItemId: it.id,
-            ...f,
-            lsb: rc.lsb,
-            yqsb: rc.yqsb,
-            receipt: { mx: rc.mx, tzs: rc.tzs ?? '', hzdz: rc.hzdz },
-            filedBy: s.run.userId,
-            filedAt: new Date(),
-          })
-          .where(and(ledgerKey(s, it), eq(filedReturns.state, 'submitting')));
-        await markFiled(tx, s, it, f, r.status === 'filed' ? FILING_BATCH_MSG.filed : FILING_BATCH_MSG.alreadyFiled);
-        await auditIn(tx, s.run, 'declare.filing.file', String(it.id), {
-          planId: s.run.planId,
-          aeiId: s.ent.id,
-          taxType: it.taxType,
-          skssqq: it.skssqq,
-          skssqz: it.skssqz,
-          srze: rc.srze,
-          ybtse: rc.ybtse,
-          pzxh: rc.pzxh,
-          status: r.status,
-        });
+        filed.push({ it, rc: r.receipt, status: r.status });
         continue;
       }
-      _firstFail ||= r.msg;
       await tx
         .update(filingPlanItems)
         .set({ state: 'rejected', msg: r.msg, updatedAt: new Date() })
         .where(eq(filingPlanItems.id, it.id));
       await tx.delete(filedReturns).where(and(ledgerKey(s, it), eq(filedReturns.state, 'submitting')));
     }
+    if (filed.length > 0) await recordFiled(tx, s, filed);
   };
   // The outcome is known only once save ran; compute it from the results here.
   const failed = res.ok ? res.value.find((r) => r.status === 'rejected') : null;
