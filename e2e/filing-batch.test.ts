@@ -283,9 +283,16 @@ describe('批量申报 in Chromium', () => {
     await page.getByTestId('grsds-batch').click();
     await visible(wizard(page).getByTestId('wizard-ssq'));
 
-    // Again, and 确认申报 files the successful ones.
+    // Again; a reload reopens the stored generation (no step 1), then 确认申报 files the successful ones.
     await page.getByTestId('wizard-generate').click();
     await dismissLeftOut(page);
+    expect(await page.evaluate(() => localStorage.getItem('dzy.grsds.redisKey'))).not.toBeNull();
+    await page.reload();
+    await visible(
+      wizard(page)
+        .locator('.ant-steps-item-process')
+        .filter({ hasText: /生成申报数据|核对并申报/ }),
+    );
     await visible(page.getByTestId('wizard-result'), 120_000);
     const confirm = page.getByTestId('wizard-confirm');
     if (await confirm.isEnabled()) {
