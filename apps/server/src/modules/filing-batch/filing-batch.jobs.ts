@@ -138,23 +138,23 @@ async function generate(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; 
   return {
     outcome,
     save: async (tx) => {
-      for (const g of gen) {
-        await tx
-          .update(filingPlanItems)
-          .set({
-            source: g.source,
-            sbsj: g.sbsj,
-            srze: g.srze,
-            ybtse: g.ybtse,
-            estimate: g.estimate,
-            diff: g.diff,
-            flagged: g.flagged,
-            state: g.state,
-            msg: g.msg,
-            updatedAt: new Date(),
-          })
-          .where(and(eq(filingPlanItems.id, g.id), eq(filingPlanItems.state, 'pending')));
-      }
+      if (gen.length === 0) return;
+      // One statement for the client's items, whatever their number.
+      const values = sql.join(
+        gen.map(
+          (g) =>
+            sql`(${g.id}::int, ${g.source}::text, ${g.sbsj === null ? null : JSON.stringify(g.sbsj)}::jsonb,
+              ${g.srze}::bigint, ${g.ybtse}::bigint, ${g.estimate}::boolean,
+              ${g.diff === null ? null : JSON.stringify(g.diff)}::jsonb, ${g.flagged}::boolean, ${g.state}::text,
+              ${g.msg}::text)`,
+        ),
+        sql`, `,
+      );
+      await tx.execute(sql`update filing_plan_items i set source = v.source, sbsj = v.sbsj, srze = v.srze,
+          ybtse = v.ybtse, estimate = v.estimate, diff = v.diff, flagged = v.flagged, state = v.state, msg = v.msg,
+          updated_at = now()
+        from (values ${values}) as v(id, source, sbsj, srze, ybtse, estimate, diff, flagged, state, msg)
+        where i.id = v.id and i.state = 'pending'`);
     },
   };
 }
