@@ -266,6 +266,26 @@ describe('批量申报: plan, confirm, file exactly once, pay', () => {
       admin,
     );
     expect(low.data).toMatchObject({ state: 'planned', source: 'typed', srze: '1.00' });
+    // 申报前须客户确认: a return with tax not confirmed by the client is not filed (待客户确认).
+    const taxed = (await allItems(p1.planId)).items.find((i) => i.state === 'planned' && i.ybtse !== '0.00');
+    const agency = `(select m.agency_id from memberships m join users u on u.id = m.user_id
+                      where u.phone = '13800000000' and m.is_admin limit 1)`;
+    await t.ownerQuery(
+      `insert into agency_filing_settings (agency_id, confirm_required) values (${agency}, true)
+       on conflict (agency_id) do update set confirm_required = true`,
+    );
+    try {
+      const waitingSums = (await allItems(p1.planId)).sums;
+      expect(waitingSums.waitingClient).toBeGreaterThan(0);
+      const held = await t.call(
+        confirmPlanCall.path,
+        { planId: p1.planId, itemIds: [taxed?.itemId], lateNotice: true },
+        admin,
+      );
+      expect([held.code, held.msg]).toEqual([CODE.CONFLICT, FILING_BATCH_MSG.nothingToFile]);
+    } finally {
+      await t.ownerQuery(`update agency_filing_settings set confirm_required = false where agency_id = ${agency}`);
+    }
     before = (await allItems(p1.planId)).items;
   }, 60_000);
 
