@@ -190,6 +190,11 @@ describe('批量申报: plan, confirm, file exactly once, pay', () => {
     expect(items.some((i) => i.taxType === 'zzs' && i.nsrlx === '1' && i.source === 'invoices')).toBe(true);
     expect(items.some((i) => i.taxType === 'grsds' && i.source === 'wages')).toBe(true);
     expect(items.some((i) => i.prevSrze !== null)).toBe(true);
+    // A quarter's previous quarter was filed in 2026-07, a month never synced: the bureau's roster of that
+    // month gives it during generation.
+    const quarterly = items.filter((i) => i.cycle === 'quarter' && i.source === 'invoices');
+    expect(quarterly.length).toBeGreaterThan(0);
+    expect(quarterly.filter((i) => i.prevSrze !== null).length).toBeGreaterThan(quarterly.length / 2);
     expect(sums.num).toBe(items.length);
     expect(sums.needsInput).toBe(items.filter((i) => i.state === 'needsInput').length);
     const fen = (y: string) => Math.round(Number(y) * 100);
@@ -238,6 +243,20 @@ describe('批量申报: plan, confirm, file exactly once, pay', () => {
     );
     expect(ok.code, ok.msg).toBe(CODE.OK);
     expect(ok.data).toMatchObject({ state: 'planned', source: 'typed', srze: '100000.00' });
+    // The client had confirmed other figures: changed amounts need a new confirmation.
+    await t.ownerQuery(`update filing_plan_items set confirm_state = 'confirmed' where id = ${c1?.itemId}`);
+    const same = await t.call<PlanItem>(
+      updateItemCall.path,
+      { itemId: c1?.itemId, sbsj: { yysr: '100000.00', yycb: '60000.00', lrze: '40000.00' } },
+      admin,
+    );
+    expect(same.data.confirmState).toBe('confirmed');
+    const changed = await t.call<PlanItem>(
+      updateItemCall.path,
+      { itemId: c1?.itemId, sbsj: { yysr: '120000.00', yycb: '60000.00', lrze: '60000.00' } },
+      admin,
+    );
+    expect(changed.data).toMatchObject({ srze: '120000.00', confirmState: 'none' });
     const zero = await t.call<PlanItem>(updateItemCall.path, { itemId: c2?.itemId, zero: true }, admin);
     expect(zero.data).toMatchObject({ state: 'planned', source: 'zero', srze: '0.00', ybtse: '0.00' });
     const drop = await t.call<PlanItem>(updateItemCall.path, { itemId: c3?.itemId, drop: true }, admin);

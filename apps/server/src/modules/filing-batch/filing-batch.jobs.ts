@@ -146,14 +146,15 @@ async function generate(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; 
             sql`(${g.id}::int, ${g.source}::text, ${g.sbsj === null ? null : JSON.stringify(g.sbsj)}::jsonb,
               ${g.srze}::bigint, ${g.ybtse}::bigint, ${g.estimate}::boolean,
               ${g.diff === null ? null : JSON.stringify(g.diff)}::jsonb, ${g.flagged}::boolean, ${g.state}::text,
-              ${g.msg}::text)`,
+              ${g.msg}::text, ${g.prevSrze ?? null}::bigint, ${g.prevYbtse ?? null}::bigint)`,
         ),
         sql`, `,
       );
       await tx.execute(sql`update filing_plan_items i set source = v.source, sbsj = v.sbsj, srze = v.srze,
           ybtse = v.ybtse, estimate = v.estimate, diff = v.diff, flagged = v.flagged, state = v.state, msg = v.msg,
+          prev_srze = coalesce(v.prev_srze, i.prev_srze), prev_ybtse = coalesce(v.prev_ybtse, i.prev_ybtse),
           updated_at = now()
-        from (values ${values}) as v(id, source, sbsj, srze, ybtse, estimate, diff, flagged, state, msg)
+        from (values ${values}) as v(id, source, sbsj, srze, ybtse, estimate, diff, flagged, state, msg, prev_srze, prev_ybtse)
         where i.id = v.id and i.state = 'pending'`);
     },
   };

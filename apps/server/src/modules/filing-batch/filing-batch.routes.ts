@@ -464,6 +464,8 @@ const update = serve(updateItemCall, async ({ body, session, tx, req }) => {
     );
   }
   next = { ...it, ...set } as ItemRow;
+  // The client confirmed (or disputed) other amounts: their answer no longer covers this return.
+  if (it.confirmState !== 'none' && (next.srze !== it.srze || next.ybtse !== it.ybtse)) set.confirmState = 'none';
   set.flagged =
     changeFlagged(next.ybtse, next.prevYbtse, s.diffPercent) || changeFlagged(next.srze, next.prevSrze, s.diffPercent);
   await tx.update(filingPlanItems).set(set).where(eq(filingPlanItems.id, it.id));

@@ -4,6 +4,7 @@ import {
   type BureauEmployee,
   changeFlagged,
   FILING_BATCH_MSG,
+  type FilingRoster,
   type IitDiff,
   type IitEstimatePerson,
   type InvoiceTotals,
@@ -33,6 +34,9 @@ export interface GeneratedItem {
   flagged: boolean;
   state: ItemState;
   msg: string;
+  /** The previous period's return as the bureau filed it, when the plan had none from a synced roster. */
+  prevSrze?: number | null;
+  prevYbtse?: number | null;
 }
 
 const fen = (yuan: string) => taxYuanToFen(yuan) ?? 0;
@@ -212,16 +216,44 @@ export async function generateClient(
     }
     return p;
   };
+  const rosters = new Map<string, Promise<FilingRoster>>();
   const out: GeneratedItem[] = [];
   for (const it of items) {
     const f = await figuresOf(bureau, session, it, invoices);
+    const prev = it.prevSrze === null && it.prevYbtse === null ? await previousReturn(bureau, session, it, rosters) : null;
+    const prevSrze = prev ? prev.srze : it.prevSrze;
+    const prevYbtse = prev ? prev.ybtse : it.prevYbtse;
     out.push({
       id: it.id,
       ...f,
-      flagged: changeFlagged(f.ybtse, it.prevYbtse, diffPercent) || changeFlagged(f.srze, it.prevSrze, diffPercent),
+      flagged: changeFlagged(f.ybtse, prevYbtse, diffPercent) || changeFlagged(f.srze, prevSrze, diffPercent),
+      ...(prev ? { prevSrze, prevYbtse } : {}),
     });
   }
   return out;
+}
+
+/**
+ * The previous period's filed return of the item's type, from the bureau's roster of the filing month
+ * that period was filed in (the month the item's period starts: a month or a quarter ends, its return is
+ * due the month after). Asked only when no synced roster month had it; one roster per month per client.
+ */
+async function previousReturn(
+  bureau: BureauClient,
+  session: string,
+  it: Pick<ItemRow, 'taxType' | 'skssqq'>,
+  rosters: Map<string, Promise<FilingRoster>>,
+): Promise<{ srze: number; ybtse: number } | null> {
+  const month = it.skssqq.slice(0, 7);
+  let roster = rosters.get(month);
+  if (!roster) {
+    roster = bureau.filingRoster(session, month);
+    rosters.set(month, roster);
+  }
+  const hit = (await roster).items.find(
+    (r) => r.type === it.taxType && r.skssqz !== '' && r.skssqz < it.skssqq && (r.state === 'ysb' || r.state === 'yjk'),
+  );
+  return hit ? { srze: fen(hit.srze), ybtse: fen(hit.ybtse) } : null;
 }
 
 /** Items whose figures need no bureau call. */
