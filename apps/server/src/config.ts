@@ -29,6 +29,12 @@ export interface Config {
   smsAgencyDailyBudget: number;
   /** Multiplies every abuse limit (plugins/rate-limit.ts); tests that sign in hundreds of times raise it. */
   rateLimitFactor: number;
+  /**
+   * Connections of the app pool on a PostgreSQL server (DB_POOL_MAX): by default room for every batch
+   * job an agency runs at once (CHECK_CONCURRENCY / FILING_CONCURRENCY) and a few requests beside them;
+   * with fewer, jobs queue for a connection and a batch of 40 at once spent most of its time waiting.
+   */
+  dbPoolMax: number;
 }
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -56,8 +62,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsDailyBudget: Number(env.SMS_DAILY_BUDGET ?? 20_000),
     smsAgencyDailyBudget: Number(env.SMS_AGENCY_DAILY_BUDGET ?? 500),
     rateLimitFactor: Number(env.RATE_LIMIT_FACTOR ?? 1),
+    dbPoolMax:
+      positive(env.DB_POOL_MAX) ??
+      Math.max(10, Math.max(positive(env.CHECK_CONCURRENCY) ?? 10, positive(env.FILING_CONCURRENCY) ?? 0) + 5),
   };
 }
+
+const positive = (v: string | undefined) => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
 
 function secretKey(given: string | undefined, dataDir: string, production: boolean): Buffer {
   if (given) {

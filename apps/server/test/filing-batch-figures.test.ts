@@ -122,7 +122,14 @@ describe('申报计划 figures', () => {
       ok: false,
       msg: SBSJ_MSG.stampKind('xxht'),
     });
-    expect(validateSbsj('grsds', '1', { ry: [{ zjhm: '1', sre: '1.00' }, { zjhm: '1', sre: '2.00' }] })).toEqual({
+    expect(
+      validateSbsj('grsds', '1', {
+        ry: [
+          { zjhm: '1', sre: '1.00' },
+          { zjhm: '1', sre: '2.00' },
+        ],
+      }),
+    ).toEqual({
       ok: false,
       msg: SBSJ_MSG.iitDuplicate('1'),
     });

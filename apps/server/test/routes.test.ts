@@ -276,10 +276,22 @@ const EXPECTED_PLAIN_ROUTES = [
   ['POST /api/user/contractFee/exportFeeList', "fee:export, in the caller's data scope"],
   ['POST /api/userext/ycs/Sbqc/batchShenBaoListV2Export', "declare:roster:export, in the caller's data scope"],
   ['POST /api/user/ycs/Sbqc/DeclareScheduleV3Export', "declare:overview:view, in the caller's data scope"],
-  ['GET /api/user/ycs/Sbqc/sbjtyl', "declare:filing:view or declare:roster:view, the enterprise in the caller's data scope"],
-  ['POST /api/user/ycs/Sbqc/sbjtyl', "declare:filing:view or declare:roster:view, the enterprise in the caller's data scope"],
-  ['GET /api/user/ycs/Sbqc/downloadSbjtFiles', "declare:filing:view or declare:roster:view, the enterprise in the caller's data scope"],
-  ['POST /api/user/ycs/Sbqc/downloadSbjtFiles', "declare:filing:view or declare:roster:view, the enterprise in the caller's data scope"],
+  [
+    'GET /api/user/ycs/Sbqc/sbjtyl',
+    "declare:filing:view or declare:roster:view, the enterprise in the caller's data scope",
+  ],
+  [
+    'POST /api/user/ycs/Sbqc/sbjtyl',
+    "declare:filing:view or declare:roster:view, the enterprise in the caller's data scope",
+  ],
+  [
+    'GET /api/user/ycs/Sbqc/downloadSbjtFiles',
+    "declare:filing:view or declare:roster:view, the enterprise in the caller's data scope",
+  ],
+  [
+    'POST /api/user/ycs/Sbqc/downloadSbjtFiles',
+    "declare:filing:view or declare:roster:view, the enterprise in the caller's data scope",
+  ],
   ['GET /api/health', 'public'],
   ['GET /api/openapi.json', 'public'],
   ['GET /api/dev/outbox', 'platform operator, development only'],

@@ -34,7 +34,7 @@ const PGLITE_EXTENSIONS = { pg_trgm };
  * calls `prepare` with the owner connection in between (first-start demo data, benchmarks).
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'appDatabaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'appDatabaseUrl' | 'dataDir'> & Partial<Pick<Config, 'dbPoolMax'>>,
   prepare?: (owner: Db, kind: Database['kind']) => Promise<void>,
 ): Promise<Database> {
   if (config.databaseUrl) {
@@ -48,7 +48,7 @@ export async function openDatabase(
       await ownerPool.end();
     }
     const appUrl = config.appDatabaseUrl ?? withUser(config.databaseUrl, APP_ROLE);
-    const appPool = new pg.Pool({ connectionString: appUrl, max: 10 });
+    const appPool = new pg.Pool({ connectionString: appUrl, max: config.dbPoolMax ?? 10 });
     survivesLostConnections(appPool);
     const app = drizzleNodePg(appPool, { schema }) as unknown as Db;
     await app.execute(sql`select 1`);

@@ -220,7 +220,8 @@ export async function generateClient(
   const out: GeneratedItem[] = [];
   for (const it of items) {
     const f = await figuresOf(bureau, session, it, invoices);
-    const prev = it.prevSrze === null && it.prevYbtse === null ? await previousReturn(bureau, session, it, rosters) : null;
+    const prev =
+      it.prevSrze === null && it.prevYbtse === null ? await previousReturn(bureau, session, it, rosters) : null;
     const prevSrze = prev ? prev.srze : it.prevSrze;
     const prevYbtse = prev ? prev.ybtse : it.prevYbtse;
     out.push({
