@@ -199,6 +199,19 @@ describe('批量申报: plan, confirm, file exactly once, pay', () => {
     expect(sums.needsInput).toBe(items.filter((i) => i.state === 'needsInput').length);
     const fen = (y: string) => Math.round(Number(y) * 100);
     expect(fen(sums.ybtse)).toBe(items.reduce((s, i) => s + fen(i.ybtse), 0));
+    // What 确认申报 would file, counted by the server for the dialog (one call whatever the plan's size).
+    const toFile = items.filter((i) => i.state === 'planned');
+    expect(sums.toFile).toBe(toFile.length);
+    expect(fen(sums.toFileYbtse)).toBe(toFile.reduce((s, i) => s + fen(i.ybtse), 0));
+    expect(sums.toFileFlagged).toBe(toFile.filter((i) => i.flagged).length);
+    expect(sums.toFileOverdue).toBe(toFile.filter((i) => i.overdue).length);
+    const late = await allItems(p1.planId, { state: 'planned', overdueOnly: true });
+    expect(late.items.map((i) => i.itemId).sort()).toEqual(
+      toFile
+        .filter((i) => i.overdue)
+        .map((i) => i.itemId)
+        .sort(),
+    );
 
     // A second plan over one client's returns (the same returns as in the first).
     const withMany = [...new Set(items.map((i) => i.aeiId))]

@@ -555,6 +555,11 @@ export const planSumsSchema = z.object({
   filed: z.number(),
   failed: z.number(),
   paid: z.number(),
+  /** What 确认申报 without a choice files: the 待申报 returns, their tax, the flagged and the overdue ones. */
+  toFile: z.number(),
+  toFileYbtse: z.string(),
+  toFileFlagged: z.number(),
+  toFileOverdue: z.number(),
 });
 export type PlanSums = z.infer<typeof planSumsSchema>;
 
@@ -639,6 +644,8 @@ export const planItemsCall = defineCall({
     taxType: typeSchema.optional(),
     keyword: z.string().trim().max(50, '关键字不能超过50个字符').default(''),
     flaggedOnly: z.boolean().default(false),
+    /** Only overdue returns (逾期未申报: filed with the late notice). */
+    overdueOnly: z.boolean().default(false),
     ...paging,
   }),
   data: z.object({

@@ -684,6 +684,14 @@ export const GLOSSARY = {
   },
   daysOverdue: { zh: '逾期天数', meaning: 'Days a missed or unpaid return is past its deadline.' },
   foundNum: { zh: '发现条数', meaning: 'Missed or unpaid returns a check found.' },
+  toFile: { zh: '待申报', meaning: 'Returns 确认申报 would file now (planned, less those held for the client).' },
+  toFileYbtse: { zh: '待申报税额', meaning: 'The tax of the returns 确认申报 would file, yuan.' },
+  toFileFlagged: {
+    zh: '待申报中差异较大',
+    meaning: 'Returns to file whose amounts changed much from the previous period.',
+  },
+  toFileOverdue: { zh: '待申报中逾期', meaning: 'Returns to file that are overdue (filed with the late notice).' },
+  overdueOnly: { zh: '仅看逾期', meaning: 'Only overdue returns.' },
   kind: {
     zh: '种类',
     meaning: 'What a plan or run is: plan multi (多税种) or grsds (个税); run generate, file, pay or update.',

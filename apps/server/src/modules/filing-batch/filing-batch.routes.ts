@@ -317,6 +317,7 @@ const items = serve(planItemsCall, async ({ body, session, tx }) => {
     body.state ? eq(filingPlanItems.state, body.state) : undefined,
     body.taxType ? eq(filingPlanItems.taxType, body.taxType) : undefined,
     body.flaggedOnly ? eq(filingPlanItems.flagged, true) : undefined,
+    body.overdueOnly ? eq(filingPlanItems.overdue, true) : undefined,
     nameOrTaxNumber(enterprises.qymc, enterprises.qysh, body.keyword),
   ) as SQL;
   const from = body.keyword
@@ -330,6 +331,10 @@ const items = serve(planItemsCall, async ({ body, session, tx }) => {
   );
   const s = await batchSettings(tx, agencyId);
   const live = sql`${filingPlanItems.state} <> 'dropped'`;
+  // What 确认申报 files: the planned returns, less those held for the client's confirmation.
+  const toFile = s.confirmRequired
+    ? sql`${filingPlanItems.state} = 'planned' and not (${filingPlanItems.ybtse} >= ${s.confirmThreshold} and ${filingPlanItems.confirmState} <> 'confirmed')`
+    : sql`${filingPlanItems.state} = 'planned'`;
   const { sums } = await countOf(tx, sql`${filingPlanItems}`, base, {
     num: sql`count(*) filter (where ${live})`,
     srze: sql`coalesce(sum(${filingPlanItems.srze}) filter (where ${live}), 0)`,
@@ -342,6 +347,10 @@ const items = serve(planItemsCall, async ({ body, session, tx }) => {
     filed: sql`count(*) filter (where ${filingPlanItems.state} = 'filed')`,
     failed: sql`count(*) filter (where ${filingPlanItems.state} in ('rejected', 'planFailed'))`,
     paid: sql`count(*) filter (where ${filingPlanItems.payState} = 'paid')`,
+    toFile: sql`count(*) filter (where ${toFile})`,
+    toFileYbtse: sql`coalesce(sum(${filingPlanItems.ybtse}) filter (where ${toFile}), 0)`,
+    toFileFlagged: sql`count(*) filter (where ${toFile} and ${filingPlanItems.flagged})`,
+    toFileOverdue: sql`count(*) filter (where ${toFile} and ${filingPlanItems.overdue})`,
   });
   const [wire] = await plansById(tx, agencyId, [plan.id]);
   if (!wire) throw new AppError(CODE.NOT_FOUND, FILING_BATCH_MSG.planNotFound);
@@ -361,6 +370,10 @@ const items = serve(planItemsCall, async ({ body, session, tx }) => {
       filed: Number(sums.filed),
       failed: Number(sums.failed),
       paid: Number(sums.paid),
+      toFile: Number(sums.toFile),
+      toFileYbtse: taxFenToYuan(Number(sums.toFileYbtse)),
+      toFileFlagged: Number(sums.toFileFlagged),
+      toFileOverdue: Number(sums.toFileOverdue),
     },
   };
 });

@@ -7,27 +7,52 @@ import type { PlanItem } from '../api';
 import { periodOf, taxName } from './item-cells';
 import type { FollowedRun } from './run-ball';
 
-/** The returns 确认申报 would file: the chosen rows that are 待申报, or every 待申报 return of the plan. */
-async function plannedOf(planId: number, chosen: PlanItem[] | null): Promise<PlanItem[]> {
-  if (chosen) return chosen.filter((i) => i.state === 'planned');
-  const out: PlanItem[] = [];
-  let cursor: string | undefined;
-  for (let pageNum = 1; pageNum <= 1000; pageNum++) {
-    const r = await call(planItemsCall, {
-      planId,
-      state: 'planned',
-      keyword: '',
-      flaggedOnly: false,
-      pageNum,
-      pageSize: 100,
-      ...(cursor ? { cursor } : {}),
-    });
-    if (!r) break;
-    out.push(...r.list);
-    if (out.length >= r.total || r.list.length === 0) break;
-    cursor = r.cursor?.next ?? undefined;
+/** The overdue returns listed by name in the dialog at most (the count is always the whole). */
+const OVERDUE_LISTED = 50;
+
+interface ToFile {
+  num: number;
+  ybtse: string;
+  flagged: number;
+  /** Overdue returns: how many, and the first of them by name. */
+  overdueNum: number;
+  overdue: PlanItem[];
+}
+
+/**
+ * What 确认申报 would file: the chosen rows that are 待申报, or every 待申报 return of the plan — counted
+ * by the server (one call, whatever the plan's size), with the first overdue ones by name.
+ */
+async function toFileOf(planId: number, chosen: PlanItem[] | null): Promise<ToFile> {
+  if (chosen) {
+    const list = chosen.filter((i) => i.state === 'planned');
+    const overdue = list.filter((i) => i.overdue);
+    return {
+      num: list.length,
+      ybtse: taxFenToYuan(list.reduce((s, i) => s + (taxYuanToFen(i.ybtse) ?? 0), 0)),
+      flagged: list.filter((i) => i.flagged).length,
+      overdueNum: overdue.length,
+      overdue: overdue.slice(0, OVERDUE_LISTED),
+    };
   }
-  return out;
+  const r = await call(planItemsCall, {
+    planId,
+    state: 'planned',
+    keyword: '',
+    flaggedOnly: false,
+    overdueOnly: true,
+    pageNum: 1,
+    pageSize: OVERDUE_LISTED,
+  });
+  if (!r) return { num: 0, ybtse: '0.00', flagged: 0, overdueNum: 0, overdue: [] };
+  const s = r.sums;
+  return {
+    num: s.toFile,
+    ybtse: s.toFileYbtse,
+    flagged: s.toFileFlagged,
+    overdueNum: s.toFileOverdue,
+    overdue: r.list,
+  };
 }
 
 /**
@@ -50,7 +75,7 @@ export function ConfirmFileDialog({
   onClose: () => void;
   onStarted: (run: FollowedRun) => void;
 }) {
-  const [items, setItems] = useState<PlanItem[] | null>(null);
+  const [items, setItems] = useState<ToFile | null>(null);
   const [late, setLate] = useState(false);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -58,25 +83,23 @@ export function ConfirmFileDialog({
     setItems(null);
     setLate(false);
     let alive = true;
-    void plannedOf(planId, chosen)
-      .then((list) => alive && setItems(list))
-      .catch(() => alive && setItems([]));
+    void toFileOf(planId, chosen)
+      .then((t) => alive && setItems(t))
+      .catch(() => alive && setItems({ num: 0, ybtse: '0.00', flagged: 0, overdueNum: 0, overdue: [] }));
     return () => {
       alive = false;
     };
   }, [open, planId, chosen]);
 
-  const list = items ?? [];
-  const total = taxFenToYuan(list.reduce((s, i) => s + (taxYuanToFen(i.ybtse) ?? 0), 0));
-  const flagged = list.filter((i) => i.flagged).length;
-  const overdue = list.filter((i) => i.overdue);
+  const num = items?.num ?? 0;
+  const overdueNum = items?.overdueNum ?? 0;
   const go = async () => {
     setBusy(true);
     try {
       const r = await call(confirmPlanCall, {
         planId,
-        ...(chosen ? { itemIds: list.map((i) => i.itemId) } : {}),
-        lateNotice: overdue.length > 0 && late,
+        ...(chosen ? { itemIds: chosen.filter((i) => i.state === 'planned').map((i) => i.itemId) } : {}),
+        lateNotice: overdueNum > 0 && late,
       });
       if (r) {
         onClose();
@@ -98,29 +121,30 @@ export function ConfirmFileDialog({
       onCancel={onClose}
       onOk={() => void go()}
       confirmLoading={busy}
-      okButtonProps={{ disabled: !items || list.length === 0 || (overdue.length > 0 && !late) }}
+      okButtonProps={{ disabled: !items || num === 0 || (overdueNum > 0 && !late) }}
       maskClosable={false}
       destroyOnHidden
     >
       <div data-testid="confirm-file" className="dzy-plan-confirm">
         {!items ? (
           <Spin />
-        ) : list.length === 0 ? (
+        ) : num === 0 ? (
           <Alert type="warning" showIcon message={FILING_BATCH_MSG.nothingToFile} />
         ) : (
           <>
             <Typography.Paragraph>
-              {FILING_BATCH_MSG.confirmText(list.length, formatMoney(total), flagged, waitingClient)}
+              {FILING_BATCH_MSG.confirmText(num, formatMoney(items.ybtse), items.flagged, waitingClient)}
             </Typography.Paragraph>
-            {overdue.length > 0 && (
+            {overdueNum > 0 && (
               <>
-                <Alert type="warning" showIcon message={FILING_BATCH_MSG.confirmLate(overdue.length)} />
+                <Alert type="warning" showIcon message={FILING_BATCH_MSG.confirmLate(overdueNum)} />
                 <ul>
-                  {overdue.map((i) => (
+                  {items.overdue.map((i) => (
                     <li key={i.itemId}>
                       {i.qymc} · {taxName(i.taxType)} · {periodOf(i)}（期限 {i.sbqx}）
                     </li>
                   ))}
+                  {overdueNum > items.overdue.length && <li>等共 {overdueNum} 张</li>}
                 </ul>
                 <Checkbox checked={late} onChange={(e) => setLate(e.target.checked)} data-testid="late-notice">
                   我已阅读并确认逾期申报告知，同意办理逾期申报
