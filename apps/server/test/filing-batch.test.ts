@@ -413,6 +413,23 @@ describe('批量申报: plan, confirm, file exactly once, pay', () => {
         expect(s?.submits).toBe(1);
       }
     }
+    // Every return filed keeps its 申报回执 on the ledger without anyone opening it (a job after the filing).
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.ownerQuery<{ n: number }>(
+              `select count(*)::int as n from filed_returns where state = 'filed' and receipt_pdf is null`,
+            )
+          )[0]?.n,
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBe(0);
+    const kept = await t.ownerQuery<{ pzxh: string; pdf: Buffer }>(
+      `select pzxh, receipt_pdf as pdf from filed_returns where state = 'filed'`,
+    );
+    expect(kept.length).toBeGreaterThan(5);
+    for (const k of kept) expect(k.pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   }, 180_000);
 
   it('重试失败 files the rejected return once corrected', async () => {

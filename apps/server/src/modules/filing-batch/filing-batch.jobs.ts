@@ -28,6 +28,7 @@ import { type EnterpriseRow, readSessionBlob, saveBureauSession, withBureauSessi
 import { CHECK_MAX_ATTEMPTS } from '../declare/check.jobs.js';
 import { serviceExpired } from '../declare/check.service.js';
 import { filingConcurrency } from '../filing/filing.jobs.js';
+import { keepReceipts } from '../filing-evidence/receipt.jobs.js';
 import {
   batchSettings,
   finishIfDone,
@@ -248,6 +249,7 @@ async function recordFiled(
     from ${v}
     where c.agency_id = ${s.run.agencyId} and c.enterprise_id = ${s.ent.id} and c.tax_type = v.tax_type
       and c.skssqq = v.skssqq and c.state in ('wsb', 'yqwsb')`);
+  await keepReceipts(tx, s.run.agencyId, s.ent.id, s.run.id);
   await tx.insert(auditLog).values(
     rows.map((r) => ({
       agencyId: s.run.agencyId,

@@ -19,6 +19,7 @@ import { AppError, validationError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import { resolveSession, type SessionCtx } from '../../plugins/session.js';
 import { clientsInScope, type FiledReturn, filedReturnsOf, noReceipt, receiptPdfOf } from './evidence.repo.js';
+import { receiptJob } from './receipt.jobs.js';
 import { safeName, zipFiles } from './zip.js';
 
 const disposition = (kind: 'inline' | 'attachment', name: string) =>
@@ -185,4 +186,5 @@ export const filingEvidenceModule: ServerModule = {
   name: 'filing-evidence',
   calls: [],
   routes: evidenceRoutes,
+  jobs: [receiptJob],
 };
