@@ -171,7 +171,7 @@ export function evidenceRoutes(app: FastifyInstance, deps: Deps) {
         failed: failed.length,
       }),
     );
-    const zip = zipFiles(files);
+    const zip = await zipFiles(files);
     return reply
       .header('content-type', 'application/zip')
       .header('content-disposition', disposition('attachment', `申报回执_${chinaDate().replaceAll('-', '')}.zip`))
