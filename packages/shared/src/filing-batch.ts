@@ -132,8 +132,8 @@ export const FILING_BATCH_MSG = {
   notIitPlan: '只能更新个人所得税申报表',
   // item messages
   needsInput: '待补录',
-  needsInputVat: '待补录：一般纳税人须录入本期进项税额',
-  needsInputTyped: '待补录：请录入申报数据或标记为零申报',
+  needsInputVat: '一般纳税人须录入本期进项税额',
+  needsInputTyped: '请录入申报数据或标记为零申报',
   waitingClient: '待客户确认',
   generated: '数据已生成',
   generatedZero: '本期无数据，按零申报',

@@ -362,7 +362,7 @@ function PlanDetail({ planId }: { planId: number }) {
   const editable = (i: PlanItem) =>
     canPlan && !locked && !['filed', 'submitting', 'dropped', 'pending'].includes(i.state);
   const columns: ListColumn<PlanItem>[] = [
-    { title: '企业名称', key: 'qymc', width: 200, render: (_, i) => <ClientCell item={i} /> },
+    { title: '企业名称', key: 'qymc', width: 186, render: (_, i) => <ClientCell item={i} /> },
     {
       title: '税种 / 来源',
       key: 'taxType',
@@ -407,14 +407,14 @@ function PlanDetail({ planId }: { planId: number }) {
     {
       title: '申报 / 缴款状态',
       key: 'state',
-      width: 230,
+      width: 206,
       render: (_, i) => <ItemStateCell item={i} pay />,
     },
-    { title: '客户确认', key: 'confirmState', width: 90, render: (_, i) => <ConfirmCell item={i} /> },
+    { title: '客户确认', key: 'confirmState', width: 84, render: (_, i) => <ConfirmCell item={i} /> },
     {
       title: '操作',
       key: 'action',
-      width: 150,
+      width: 140,
       render: (_, i) =>
         i.state === 'dropped' ? (
           canPlan && !locked ? (
