@@ -337,4 +337,48 @@ describe('批量申报 in Chromium', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   }, 240_000);
+
+  it('from opening the roster to a confirmed batch of every client: at most 10 clicks', async () => {
+    const page = await product.newPage();
+    await signIn(page, product.baseUrl, DEMO_ADMIN);
+    // Every click the accountant makes, counted (waiting is not clicking).
+    const clicks: string[] = [];
+    const click = async (what: string, target: Locator) => {
+      await target.click();
+      clicks.push(what);
+    };
+    await expect.poll(() => page.locator('.dzy-navbar-item').count()).toBeGreaterThan(1);
+    await click('申报', page.locator('.dzy-navbar-item').filter({ hasText: '申报' }).first());
+    const entry = page.locator('.dzy-sider .ant-menu-item').filter({ hasText: '申报清册' }).first();
+    await visible(entry);
+    await click('申报清册', entry);
+    await expect.poll(() => page.title()).toBe('申报清册 - 代账云');
+    await visible(page.getByTestId('state-counts'));
+    // No client chosen: every client in scope; the tax types due are ticked already.
+    await click('批量申报', page.getByTestId('batch-file'));
+    const dialog = page.locator('.ant-modal').filter({ hasText: '申报税种' });
+    await visible(dialog.getByText('全部企业'));
+    await click('生成申报计划', dialog.getByRole('button', { name: '生成申报计划' }));
+    const leftOut = page.getByRole('button', { name: '知道了' });
+    if (
+      await leftOut.waitFor({ state: 'visible', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await click('知道了 (clients without a tax number)', leftOut);
+    await visible(runDialog(page).getByText('生成申报计划完成'), 120_000);
+    await click('查看申报计划', runDialog(page).getByTestId('open-plan'));
+    await visible(rows(page));
+    await click('确认申报', page.getByRole('button', { name: '确认申报' }).first());
+    const confirm = page.locator('.ant-modal').filter({ has: page.getByTestId('confirm-file') });
+    await visible(confirm.locator('.ant-typography').first());
+    const late = confirm.getByTestId('late-notice');
+    if (await late.isVisible()) await click('逾期申报告知', late);
+    await click('确认申报 (dialog)', confirm.getByRole('button', { name: '确认申报' }));
+    await visible(page.getByText('申报完成'), 120_000);
+    console.log(`clicks from opening the roster to a confirmed batch: ${clicks.length} (${clicks.join(' → ')})`);
+    expect(clicks.length).toBeLessThanOrEqual(10);
+    await page.context().close();
+  }, 300_000);
 });
