@@ -12,16 +12,12 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { enterprises } from './customer.js';
-import { organisations } from './org.js';
+import { agencyRef } from './refs.js';
 import { tenantPolicy } from './tenancy.js';
 import { users } from './user.js';
 
 // Money is integer fen (1 yuan = 100 fen) everywhere: exact, and summed without floating point.
 const fen = (name: string) => bigint(name, { mode: 'number' });
-const agencyRef = () =>
-  integer('agency_id')
-    .notNull()
-    .references(() => organisations.id);
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /** Service items an agency sells (记账, 报税, 工资 ...), bundled into templates and contracts. */

@@ -12,14 +12,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { enterprises } from './customer.js';
-import { organisations } from './org.js';
+import { agencyRef } from './refs.js';
 import { tenantPolicy } from './tenancy.js';
 import { users } from './user.js';
-
-const agencyRef = () =>
-  integer('agency_id')
-    .notNull()
-    .references(() => organisations.id);
 
 /**
  * A batch inspection (/declare/bssz, user/lbs/check) and, once finished, its summary log

@@ -23,19 +23,10 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { enterprises } from './customer.js';
-import { organisations } from './org.js';
+import { agencyRef, enterpriseRef } from './refs.js';
 import { tenantPolicy } from './tenancy.js';
 import { users } from './user.js';
 
-const agencyRef = () =>
-  integer('agency_id')
-    .notNull()
-    .references(() => organisations.id);
-const enterpriseRef = () =>
-  integer('enterprise_id')
-    .notNull()
-    .references(() => enterprises.id, { onDelete: 'cascade' });
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 type ItemConfirmState = 'none' | 'sent' | 'confirmed' | 'disputed';

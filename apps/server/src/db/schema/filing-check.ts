@@ -12,18 +12,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { enterprises } from './customer.js';
-import { organisations } from './org.js';
+import { agencyRef, enterpriseRef } from './refs.js';
 import { tenantPolicy } from './tenancy.js';
 import { users } from './user.js';
-
-const agencyRef = () =>
-  integer('agency_id')
-    .notNull()
-    .references(() => organisations.id);
-const enterpriseRef = () =>
-  integer('enterprise_id')
-    .notNull()
-    .references(() => enterprises.id, { onDelete: 'cascade' });
 
 /** 申报设置 of the agency: the filing reminder's days before a deadline (default 3), and the batch's settings. No row: the defaults. */
 export const agencyFilingSettings = pgTable(

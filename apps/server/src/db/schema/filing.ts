@@ -13,14 +13,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { enterprises } from './customer.js';
-import { organisations } from './org.js';
+import { agencyRef } from './refs.js';
 import { tenantPolicy } from './tenancy.js';
 import { users } from './user.js';
-
-const agencyRef = () =>
-  integer('agency_id')
-    .notNull()
-    .references(() => organisations.id);
 
 /**
  * 申报设置 per client (user/ycs/SbqcSzSetting): the tax types the agency does not handle for it. An ignored
