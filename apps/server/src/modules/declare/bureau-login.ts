@@ -7,7 +7,7 @@ import {
   type PersonalTaxLoginInput,
   type Sfbm,
 } from '@dzy/shared';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, type SQLWrapper } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { enterprises, etaxSessions } from '../../db/schema/index.js';
 import { decrypt, encrypt } from '../../lib/crypto.js';
@@ -82,19 +82,18 @@ export function readSessionBlob(deps: Pick<Deps, 'config'>, blob: string | null 
   }
 }
 
+/** The client's e-tax session still valid, as a condition on its row (a join's, or a lookup's). */
+export const liveSessionOf = (e: { agencyId: SQLWrapper | number; id: SQLWrapper | number }) =>
+  and(
+    eq(etaxSessions.agencyId, e.agencyId),
+    eq(etaxSessions.enterpriseId, e.id),
+    eq(etaxSessions.kind, 'etax'),
+    gt(etaxSessions.expiresAt, new Date()),
+  );
+
 async function cachedSession(deps: Deps, db: TxAccess, e: EnterpriseRow): Promise<string | null> {
   const [row] = await run(db, (tx) =>
-    tx
-      .select({ sessionEnc: etaxSessions.sessionEnc })
-      .from(etaxSessions)
-      .where(
-        and(
-          eq(etaxSessions.agencyId, e.agencyId),
-          eq(etaxSessions.enterpriseId, e.id),
-          eq(etaxSessions.kind, 'etax'),
-          gt(etaxSessions.expiresAt, new Date()),
-        ),
-      ),
+    tx.select({ sessionEnc: etaxSessions.sessionEnc }).from(etaxSessions).where(liveSessionOf(e)),
   );
   return readSessionBlob(deps, row?.sessionEnc);
 }

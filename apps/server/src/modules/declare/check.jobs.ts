@@ -1,9 +1,9 @@
 import { CHECK_PUSH_TYPE, CHECK_QUEUE } from '@dzy/shared';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { checkBatches, checkResults, enterprises, etaxSessions } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
 import { type JobHandler, RetryableError } from '../../plugins/jobs.js';
-import { readSessionBlob } from './bureau-login.js';
+import { liveSessionOf, readSessionBlob } from './bureau-login.js';
 import { type BatchRow, rateOf, recordOutcome } from './check.repo.js';
 import { type CheckOutcome, checkEnterprise, exhausted, retryable } from './check.service.js';
 
@@ -66,15 +66,7 @@ export const checkJob: JobHandler = {
         .from(checkResults)
         .innerJoin(checkBatches, eq(checkBatches.id, checkResults.batchId))
         .innerJoin(enterprises, eq(enterprises.id, checkResults.enterpriseId))
-        .leftJoin(
-          etaxSessions,
-          and(
-            eq(etaxSessions.agencyId, enterprises.agencyId),
-            eq(etaxSessions.enterpriseId, enterprises.id),
-            eq(etaxSessions.kind, 'etax'),
-            gt(etaxSessions.expiresAt, new Date()),
-          ),
-        )
+        .leftJoin(etaxSessions, liveSessionOf(enterprises))
         .where(and(eq(checkResults.batchId, p.batchId), eq(checkResults.enterpriseId, p.enterpriseId)));
       return row && row.state === 'running' && row.msgType === null ? row : null;
     });

@@ -9,7 +9,7 @@ import {
   type SubmitResult,
   taxYuanToFen,
 } from '@dzy/shared';
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import {
   auditLog,
@@ -24,7 +24,13 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
 import { chinaDate, type JobContext, type JobHandler, RetryableError } from '../../plugins/jobs.js';
-import { type EnterpriseRow, readSessionBlob, saveBureauSession, withBureauSession } from '../declare/bureau-login.js';
+import {
+  type EnterpriseRow,
+  liveSessionOf,
+  readSessionBlob,
+  saveBureauSession,
+  withBureauSession,
+} from '../declare/bureau-login.js';
 import { CHECK_MAX_ATTEMPTS } from '../declare/check.jobs.js';
 import { serviceExpired } from '../declare/check.service.js';
 import { filingConcurrency } from '../filing/filing.jobs.js';
@@ -494,15 +500,7 @@ export const filingRunJob: JobHandler = {
         .from(filingRunClients)
         .innerJoin(filingRuns, eq(filingRuns.id, filingRunClients.runId))
         .innerJoin(enterprises, eq(enterprises.id, filingRunClients.enterpriseId))
-        .leftJoin(
-          etaxSessions,
-          and(
-            eq(etaxSessions.agencyId, enterprises.agencyId),
-            eq(etaxSessions.enterpriseId, enterprises.id),
-            eq(etaxSessions.kind, 'etax'),
-            gt(etaxSessions.expiresAt, new Date()),
-          ),
-        )
+        .leftJoin(etaxSessions, liveSessionOf(enterprises))
         .where(and(eq(filingRunClients.runId, p.runId), eq(filingRunClients.enterpriseId, p.enterpriseId)));
       return row
         ? {

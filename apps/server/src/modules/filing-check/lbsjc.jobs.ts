@@ -13,7 +13,7 @@ import {
   MSG_TYPE,
   ZSXM_NAME_TYPES,
 } from '@dzy/shared';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import {
   enterpriseFilingSettings,
@@ -25,7 +25,13 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
 import { chinaDate, type JobHandler, RetryableError } from '../../plugins/jobs.js';
-import { type EnterpriseRow, readSessionBlob, type TxAccess, withBureauSession } from '../declare/bureau-login.js';
+import {
+  type EnterpriseRow,
+  liveSessionOf,
+  readSessionBlob,
+  type TxAccess,
+  withBureauSession,
+} from '../declare/bureau-login.js';
 import { CHECK_MAX_ATTEMPTS, checkConcurrency } from '../declare/check.jobs.js';
 import { exhausted, retryable, serviceExpired } from '../declare/check.service.js';
 
@@ -238,15 +244,7 @@ export const lbsjcJob: JobHandler = {
         .from(lbsjcResults)
         .innerJoin(lbsjcBatches, eq(lbsjcBatches.id, lbsjcResults.batchId))
         .innerJoin(enterprises, eq(enterprises.id, lbsjcResults.enterpriseId))
-        .leftJoin(
-          etaxSessions,
-          and(
-            eq(etaxSessions.agencyId, enterprises.agencyId),
-            eq(etaxSessions.enterpriseId, enterprises.id),
-            eq(etaxSessions.kind, 'etax'),
-            gt(etaxSessions.expiresAt, new Date()),
-          ),
-        )
+        .leftJoin(etaxSessions, liveSessionOf(enterprises))
         .leftJoin(
           enterpriseFilingSettings,
           and(

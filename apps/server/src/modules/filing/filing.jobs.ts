@@ -1,9 +1,15 @@
 import { BUREAU_MSG, FILING_SYNC_PUSH_TYPE, FILING_SYNC_QUEUE, type FilingSyncRate, MSG_TYPE } from '@dzy/shared';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { enterprises, etaxSessions, filingSyncBatches, filingSyncResults } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
 import { chinaDate, type JobHandler, RetryableError } from '../../plugins/jobs.js';
-import { type EnterpriseRow, readSessionBlob, type TxAccess, withBureauSession } from '../declare/bureau-login.js';
+import {
+  type EnterpriseRow,
+  liveSessionOf,
+  readSessionBlob,
+  type TxAccess,
+  withBureauSession,
+} from '../declare/bureau-login.js';
 import { CHECK_MAX_ATTEMPTS, checkConcurrency } from '../declare/check.jobs.js';
 import { exhausted, retryable, serviceExpired } from '../declare/check.service.js';
 import { finishIfDone, liveRate, rateOf, recordSync, type SyncOutcome } from './filing.repo.js';
@@ -92,15 +98,7 @@ export const filingSyncJob: JobHandler = {
         .from(filingSyncResults)
         .innerJoin(filingSyncBatches, eq(filingSyncBatches.id, filingSyncResults.batchId))
         .innerJoin(enterprises, eq(enterprises.id, filingSyncResults.enterpriseId))
-        .leftJoin(
-          etaxSessions,
-          and(
-            eq(etaxSessions.agencyId, enterprises.agencyId),
-            eq(etaxSessions.enterpriseId, enterprises.id),
-            eq(etaxSessions.kind, 'etax'),
-            gt(etaxSessions.expiresAt, new Date()),
-          ),
-        )
+        .leftJoin(etaxSessions, liveSessionOf(enterprises))
         .where(and(eq(filingSyncResults.batchId, p.batchId), eq(filingSyncResults.enterpriseId, p.enterpriseId)));
       return row ?? null;
     });
