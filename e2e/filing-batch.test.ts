@@ -108,6 +108,9 @@ describe('批量申报 in Chromium', () => {
     await visible(ball);
     await expect.poll(async () => (await ball.textContent()) ?? '').toMatch(/\d+%/);
     await snap(page, 'ball');
+    // 后台运行: the ball stays while the user works elsewhere (here the portal), and expands there.
+    await page.goto(`${product.baseUrl}/#/dashboard`);
+    await visible(page.getByTestId('progress-ball'));
     await ball.dblclick();
     await visible(runDialog(page));
     await visible(runDialog(page).getByText('生成申报计划完成'), 120_000);

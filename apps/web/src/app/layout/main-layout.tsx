@@ -24,9 +24,12 @@ import { shellTheme, shellVars } from './shell-theme';
 import { SideMenu } from './side-menu';
 import { TagsView } from './tags-view';
 import './layout.css';
+import { useFollowedRun } from '../../features/filing-batch/followed-run';
 
 // The drawer (colour pickers) loads the first time it is opened.
 const SettingsDrawer = lazy(async () => ({ default: (await import('./settings-drawer')).SettingsDrawer }));
+/** The progress ball of a followed 申报 run, on every page; loaded only while a run is followed. */
+const GlobalRunBall = lazy(() => import('../../features/filing-batch/components/global-run-ball'));
 
 /** Sidebar state cookie: 1 open, 0 closed (foundation.md §2). */
 const SIDEBAR_COOKIE = 'sidebarStatus';
@@ -60,6 +63,7 @@ export function MainLayout() {
   // Under 992 px (foundation.md §9) the navigation folds into a drawer.
   const mobile = screens.lg === false;
   const { pathname } = useLocation();
+  const followedRun = useFollowedRun();
   const [collapsed, setCollapsed] = useState(() => getCookie(SIDEBAR_COOKIE) === '0');
   const [navOpen, setNavOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -161,6 +165,11 @@ export function MainLayout() {
         {settingsUsed && (
           <Suspense fallback={null}>
             <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+          </Suspense>
+        )}
+        {followedRun && (
+          <Suspense fallback={null}>
+            <GlobalRunBall />
           </Suspense>
         )}
         <MessageCenter />

@@ -5,31 +5,10 @@ import { Button } from 'antd';
 import { useState } from 'react';
 import { useHasPerm } from '../../../components/auth';
 import { toast } from '../../../lib/feedback';
-import { FILING_KEYS } from '../../filing/api';
+import { followRun } from '../followed-run';
 import { GrsdsWizard, wizardStored } from './grsds-wizard';
 import { MultiTaxDialog } from './multi-tax-dialog';
-import { type FollowedRun, RunBall } from './run-ball';
 import '../filing-batch.css';
-
-/** The run the roster follows across a reload (the multi-tax generation or a file run from the wizard). */
-const RUN_KEY = 'dzy:filing-batch:run';
-function readRun(): FollowedRun | null {
-  try {
-    const raw = window.localStorage.getItem(RUN_KEY);
-    const v = raw ? (JSON.parse(raw) as FollowedRun) : null;
-    return v && typeof v.redisKey === 'string' && typeof v.planId === 'number' ? v : null;
-  } catch {
-    return null;
-  }
-}
-function writeRun(v: FollowedRun | null) {
-  try {
-    if (v) window.localStorage.setItem(RUN_KEY, JSON.stringify(v));
-    else window.localStorage.removeItem(RUN_KEY);
-  } catch {
-    // storage disabled: the ball is not resumed after a reload
-  }
-}
 
 /**
  * 批量申报 and 个税批量申报 on the 申报清册 (issue 14): the multi-tax dialog for the chosen clients (or all),
@@ -45,14 +24,9 @@ export function RosterBatchActions({
   onStarted: () => void;
 }) {
   const can = useHasPerm();
-  const qc = useQueryClient();
+  const _qc = useQueryClient();
   const [choosing, setChoosing] = useState(false);
   const [wizard, setWizard] = useState(() => wizardStored());
-  const [run, setRun] = useState<FollowedRun | null>(() => readRun());
-  const follow = (r: FollowedRun | null) => {
-    writeRun(r);
-    setRun(r);
-  };
   if (!can(['declare:filing:plan'])) return null;
   return (
     <>
@@ -70,17 +44,10 @@ export function RosterBatchActions({
         onStarted={(r) => {
           toast('success', FILING_BATCH_MSG.generateStarted);
           onStarted();
-          follow({ redisKey: r.redisKey, planId: r.planId, kind: 'generate' });
+          followRun({ redisKey: r.redisKey, planId: r.planId, kind: 'generate' });
         }}
       />
-      <GrsdsWizard open={wizard} onClose={() => setWizard(false)} onFiling={(r) => follow(r)} />
-      <RunBall
-        key={run?.redisKey}
-        run={run}
-        onClose={() => follow(null)}
-        // A file run ends: the roster's cells and counts move (已申报).
-        onDone={() => void qc.invalidateQueries({ queryKey: FILING_KEYS.all })}
-      />
+      <GrsdsWizard open={wizard} onClose={() => setWizard(false)} onFiling={(r) => followRun(r)} />
     </>
   );
 }

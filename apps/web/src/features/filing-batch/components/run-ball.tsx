@@ -3,16 +3,12 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { usePagedList } from '../../../lib/paging';
 import { BATCH_KEYS, type PlanItem, planItemsCall, RUN_KIND_NAMES, type RunKind } from '../api';
+import type { FollowedRun } from '../followed-run';
 import { runDone, useRunRate } from '../use-run';
 import { ClientCell, ItemStateCell, MoneyCell, PayCell, periodOf, SourceTag, taxName, taxShort } from './item-cells';
 import { ProgressBall, RateFigures } from './progress-ball';
 
-/** A run the page follows: its progress key, its plan and what it does. */
-export interface FollowedRun {
-  redisKey: string;
-  planId: number;
-  kind: RunKind;
-}
+export type { FollowedRun };
 
 /** Per-client per-return results of a plan (the dialog at 100 %), failures first when asked. */
 export function RunResults({ planId, kind, version }: { planId: number; kind: RunKind; version: number }) {

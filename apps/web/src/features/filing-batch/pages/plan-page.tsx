@@ -56,8 +56,8 @@ import {
   taxShort,
 } from '../components/item-cells';
 import { ItemDrawer } from '../components/item-drawer';
-import { type FollowedRun, RunBall } from '../components/run-ball';
 import { UpdateDialog } from '../components/update-dialog';
+import { type FollowedRun, followRun, useFollowedRun } from '../followed-run';
 import '../filing-batch.css';
 
 const NO_TAX: readonly string[] = ['cwbb', 'gsnb'];
@@ -198,8 +198,7 @@ function PlanDetail({ planId }: { planId: number }) {
   const [editing, setEditing] = useState<PlanItem | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [updating, setUpdating] = useState<{ aeiId: number; qymc: string }[] | null>(null);
-  const [run, setRun] = useState<FollowedRun | null>(null);
-  const [runEnded, setRunEnded] = useState(false);
+  const run = useFollowedRun();
 
   const list = usePagedList(
     planItemsCall,
@@ -217,18 +216,19 @@ function PlanDetail({ planId }: { planId: number }) {
   const sums = data?.sums;
   const refresh = () => void qc.invalidateQueries({ queryKey: BATCH_KEYS.items });
 
-  // A run of this plan still going when the page opens (a reload, another tab): followed as the ball.
+  // A run of this plan still going when the page opens (a reload, another browser): followed as the ball.
   const [resumed, setResumed] = useState(false);
   useEffect(() => {
     if (!resumed && plan) {
       setResumed(true);
-      if (plan.runState === 'running' && plan.redisKey && plan.runKind)
-        setRun({ redisKey: plan.redisKey, planId, kind: plan.runKind });
+      if (plan.runState === 'running' && plan.redisKey && plan.runKind && run?.redisKey !== plan.redisKey)
+        followRun({ redisKey: plan.redisKey, planId, kind: plan.runKind });
     }
-  }, [plan, planId, resumed]);
+  }, [plan, planId, resumed, run]);
 
   const chosen = useMemo(() => [...selected.values()], [selected]);
-  const locked = plan?.state !== 'ready' || (run !== null && !runEnded);
+  // While a run of this plan goes on (the server says so; read again when the followed run ends).
+  const locked = plan?.state !== 'ready' || plan?.runState === 'running';
   const canPlan = can(['declare:filing:plan']);
 
   // --- row actions ------------------------------------------------------------------------------
@@ -257,8 +257,7 @@ function PlanDetail({ planId }: { planId: number }) {
   const follow = (r: FollowedRun, msg: string) => {
     toast('success', msg);
     setSelected(new Map());
-    setRunEnded(false);
-    setRun(r);
+    followRun(r);
     refresh();
   };
   const retry = () =>
@@ -644,17 +643,6 @@ function PlanDetail({ planId }: { planId: number }) {
         clients={updating ?? []}
         onClose={() => setUpdating(null)}
         onUpdated={refresh}
-      />
-      <RunBall
-        key={run?.redisKey}
-        run={run}
-        inPlan
-        onClose={() => setRun(null)}
-        onDone={() => {
-          setRunEnded(true);
-          refresh();
-          void qc.invalidateQueries({ queryKey: BATCH_KEYS.plans });
-        }}
       />
     </div>
   );
