@@ -82,9 +82,11 @@ export function TaxDataPage() {
     const next = staleMemory ? first : aeiId === null ? (remembered ?? first) : undefined;
     if (next !== undefined && next !== aeiId) choose({ aeiId: next });
   });
+  // Remembered as soon as it is opened (leaving before its data arrives still counts as viewing it); one
+  // the server refuses is forgotten again above.
   useEffect(() => {
-    if (aeiId !== null && chosen.data) cacheSet(LAST_VIEWED, aeiId);
-  }, [aeiId, chosen.data]);
+    if (aeiId !== null && !chosen.isError) cacheSet(LAST_VIEWED, aeiId);
+  }, [aeiId, chosen.isError]);
   const Page = TAB_PAGES[tab];
   return (
     <div className="dzy-taxdata">
