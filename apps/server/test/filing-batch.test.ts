@@ -429,7 +429,7 @@ describe('批量申报: plan, confirm, file exactly once, pay', () => {
       `select pzxh, receipt_pdf as pdf from filed_returns where state = 'filed'`,
     );
     expect(kept.length).toBeGreaterThan(5);
-    for (const k of kept) expect(k.pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    for (const k of kept) expect(Buffer.from(k.pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   }, 180_000);
 
   it('重试失败 files the rejected return once corrected', async () => {
