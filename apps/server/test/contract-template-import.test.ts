@@ -203,7 +203,7 @@ describe('template import', () => {
       data: file.body,
     });
     // The other agency has 记账报税 and 工商年报 but no 个税申报: the first example imports, the second fails.
-    expect(r.data).toMatchObject({ successNum: 1, failNum: 1 });
+    expect(r.data, `${r.code} ${r.msg}`).toMatchObject({ successNum: 1, failNum: 1 });
     expect((await download(t, `/api/${CONTRACT_TEMPLATE_FILES.templateStatic}`)).status).toBe(403);
   });
 });
