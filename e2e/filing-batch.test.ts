@@ -256,6 +256,27 @@ describe('批量申报 in Chromium', () => {
     await page.goto(`${product.baseUrl}/#/declare/sbqc?filingMonth=${MONTH}`);
     await page.getByTestId('grsds-batch').click();
     await visible(wizard(page).getByTestId('wizard-ssq'));
+    // The picker (spec §5): the 所得月份, at most two months before now; its wages' tax is of the month after.
+    const now = new Date();
+    const monthsBack = (n: number) => {
+      const d = new Date(now.getFullYear(), now.getMonth() - n, 1);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+    };
+    const picker = wizard(page).locator('.ant-picker').first();
+    expect(await picker.locator('input').inputValue()).toBe(monthsBack(2));
+    await expect.poll(() => wizard(page).getByTestId('wizard-ssq-of').textContent()).toContain(monthsBack(1));
+    await picker.click();
+    const nextMonth = page.locator('.ant-picker-dropdown:visible .ant-picker-cell').filter({ hasText: /^\d+月$/ });
+    await visible(nextMonth.first());
+    const disabled = await page
+      .locator('.ant-picker-dropdown:visible .ant-picker-cell-disabled .ant-picker-cell-inner')
+      .allTextContents();
+    // Last month cannot be chosen as a 所得月份 (when it shows in the same year's panel).
+    if (monthsBack(1).slice(0, 4) === monthsBack(2).slice(0, 4))
+      expect(disabled).toContain(`${Number(monthsBack(1).slice(5))}月`);
+    // The default month chosen again closes it (Escape would close the wizard too).
+    await page.locator('.ant-picker-dropdown:visible .ant-picker-cell-selected .ant-picker-cell-inner').first().click();
+    await expect.poll(() => page.locator('.ant-picker-dropdown:visible').count()).toBe(0);
     await snap(page, 'wizard-1');
     await page.getByTestId('wizard-generate').click();
     await dismissLeftOut(page);

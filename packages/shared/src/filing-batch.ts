@@ -439,8 +439,19 @@ export function changeFlagged(now: number, prev: number | null, percent: number)
 /** The small-scale exemption threshold of a cycle, yuan text (shown beside the VAT figure). */
 export const smallScaleThresholdText = (cycle: 'month' | 'quarter') => taxFenToYuan(SMALL_SCALE_THRESHOLD_FEN[cycle]);
 
-/** The latest 所属期 month the wizard offers: the month before today's. */
+/** The latest 所属期 month a grsds plan may be for: the month before today's. */
 export const grsdsSsqMax = (today: string) => addMonths(today.slice(0, 7), -1);
+
+/**
+ * The wizard's month picker (tax-bureau.md §2, §5): the 所得月份 — the month the wages were earned — from
+ * 2019-08 up to two months before now. Wages are paid the month after (次月发放, the usual practice), so
+ * their tax belongs to the next month (税款所属期) and is filed the month after that: in November the
+ * picker ends at September, whose wages paid in October make the October return filed now.
+ */
+export const GRSDS_INCOME_MONTH_MIN = '2019-08';
+export const grsdsIncomeMonthMax = (today: string) => addMonths(today.slice(0, 7), -2);
+/** The 税款所属期 of a 所得月份 (wages paid the month after). */
+export const grsdsSsqOfIncomeMonth = (incomeMonth: string) => addMonths(incomeMonth, 1);
 
 // --- schemas -----------------------------------------------------------------------------------
 

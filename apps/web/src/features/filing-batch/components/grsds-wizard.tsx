@@ -2,8 +2,9 @@ import {
   confirmPlanCall,
   FILING_BATCH_MSG,
   FILING_WIZARD_STORAGE_KEY,
-  GRSDS_SSQ_MIN,
-  grsdsSsqMax,
+  GRSDS_INCOME_MONTH_MIN,
+  grsdsIncomeMonthMax,
+  grsdsSsqOfIncomeMonth,
   type IitDiff,
   type ReportRow,
   runDeleteCall,
@@ -158,9 +159,11 @@ export function GrsdsWizard({
   onFiling: (run: FollowedRun) => void;
 }) {
   const { modal } = App.useApp();
-  const max = grsdsSsqMax(today());
+  const max = grsdsIncomeMonthMax(today());
   const [stored, setStored] = useState<Stored | null>(() => readStored());
-  const [ssq, setSsq] = useState(max);
+  // The picker is the 所得月份 (spec §5: up to two months before now); the plan is for its 税款所属期.
+  const [incomeMonth, setIncomeMonth] = useState(max);
+  const ssq = grsdsSsqOfIncomeMonth(incomeMonth);
   const [shrunk, setShrunk] = useState(false);
   const [busy, setBusy] = useState(false);
   const rate = useRunRate(stored?.redisKey ?? null);
@@ -284,22 +287,25 @@ export function GrsdsWizard({
         size="small"
         current={step}
         style={{ marginBottom: 24 }}
-        items={[{ title: '选择所属期' }, { title: '生成申报数据' }, { title: '核对并申报' }]}
+        items={[{ title: '选择所得月份' }, { title: '生成申报数据' }, { title: '核对并申报' }]}
       />
       {step === 0 && (
         <div className="dzy-batch-progress">
           <Space size={8} wrap>
-            <span>所属期</span>
+            <span>所得月份</span>
             <DatePicker
               picker="month"
               allowClear={false}
-              value={dayjs(`${ssq}-01`)}
-              onChange={(v) => v && setSsq(v.format('YYYY-MM'))}
+              value={dayjs(`${incomeMonth}-01`)}
+              onChange={(v) => v && setIncomeMonth(v.format('YYYY-MM'))}
               disabledDate={(d) =>
-                d.isBefore(dayjs(`${GRSDS_SSQ_MIN}-01`), 'month') || d.isAfter(dayjs(`${max}-01`), 'month')
+                d.isBefore(dayjs(`${GRSDS_INCOME_MONTH_MIN}-01`), 'month') || d.isAfter(dayjs(`${max}-01`), 'month')
               }
               data-testid="wizard-ssq"
             />
+            <span className="dzy-plan-sub" data-testid="wizard-ssq-of">
+              税款所属期 {ssq}（次月发放工资）
+            </span>
           </Space>
           <Typography.Text type="secondary" className="dzy-batch-hint">
             为您负责的全部企业生成该所属期的个人所得税（工资薪金）申报数据：复制最近一次已申报月份的人员和工资，
