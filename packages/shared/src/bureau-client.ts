@@ -1,14 +1,21 @@
 import {
   type Arrear,
   BUREAU_MSG,
+  type BureauInvoice,
   type BureauClient,
   BureauError,
   type CreditScore,
   type DateRange,
   type EtaxLoginInput,
   type EtaxLoginResult,
+  type ConfirmDeductionResult,
   type FilingRoster,
+  INVOICE_CODE,
+  type InvoicePage,
+  type InvoiceQuota,
+  type InvoiceRefusal,
   type InvoiceTotals,
+  type IssueResult,
   MSG_TYPE,
   type Payment,
   type PaymentReceipt,
@@ -16,8 +23,12 @@ import {
   type PayResult,
   type PersonalTaxLoginResult,
   type Personnel,
+  type RedConfirmation,
+  type RedConfirmationResult,
   type ResponsiblePerson,
   type ReturnReceipt,
+  type SelectInvoicesResult,
+  type SelectResult,
   type SocialInsuranceMonth,
   type SubmitRefusal,
   type SubmitResult,
@@ -59,6 +70,13 @@ const PAY_REFUSALS: Readonly<Record<string, PayRefusal>> = {
   '42004': 'nothingToPay',
 };
 const ALREADY_PAID = '42003';
+
+/** The invoice calls' refusal codes (docs/tax-bureau-protocol.md "Invoices (数电票)"). */
+const INVOICE_REFUSALS: Readonly<Record<string, InvoiceRefusal>> = Object.fromEntries(
+  Object.entries(INVOICE_CODE)
+    .filter(([k]) => k !== 'repeated')
+    .map(([k, code]) => [code, k as InvoiceRefusal]),
+);
 
 /** Tries of a call the bureau answers with 'too many people' (tax-bureau.md §9: 10, 1-100 ms apart). */
 export const BUSY_TRIES = 10;
@@ -197,6 +215,29 @@ export function httpBureauClient(opts: HttpBureauClientOptions): BureauClient {
     return reply.data as T;
   }
 
+  /** An invoice call (POST /fp/<func>): ok, repeated (the first answer again) or refused with a reason. */
+  async function fpCall(
+    func: string,
+    session: string,
+    params: Record<string, unknown>,
+  ): Promise<
+    { kind: 'ok' | 'repeated'; data: unknown } | { kind: 'refused'; reason: InvoiceRefusal; msg: string }
+  > {
+    const reply = await send(`/fp/${func}`, { session, ...params });
+    if (reply.code === BUREAU_CODE.ok) return { kind: 'ok', data: reply.data };
+    if (reply.code === INVOICE_CODE.repeated) return { kind: 'repeated', data: reply.data };
+    const reason = INVOICE_REFUSALS[reply.code];
+    if (!reason) throw new BureauError(BUREAU_MSG.busy, 'busy');
+    return { kind: 'refused', reason, msg: stripBrackets(reply.msg) };
+  }
+
+  /** An invoice query: anything but 10000 is a failure with the bureau's message. */
+  async function fp<T>(func: string, session: string, params: Record<string, unknown>): Promise<T> {
+    const r = await fpCall(func, session, params);
+    if (r.kind === 'refused') throw new BureauError(r.msg, 'failed');
+    return r.data as T;
+  }
+
   /** Every page of a paged query. */
   async function all<T>(func: string, session: string, pageSize: number, params: Record<string, unknown> = {}) {
     const out: T[] = [];
@@ -311,6 +352,52 @@ export function httpBureauClient(opts: HttpBureauClientOptions): BureauClient {
 
     invoiceTotals: (session, skssqq: string, skssqz: string) =>
       query<InvoiceTotals>('fpxx', session, { skssqq, skssqz }),
+
+    invoicePage: (session, q) => fp<InvoicePage>('cxfp', session, { ...q }),
+
+    async invoices(session, direction, month): Promise<BureauInvoice[]> {
+      const out: BureauInvoice[] = [];
+      for (let pageNo = 1; ; pageNo++) {
+        const page = await fp<InvoicePage>('cxfp', session, { direction, month, pageNo, pageSize: 500 });
+        out.push(...page.list);
+        if (page.list.length === 0 || out.length >= page.total) return out;
+      }
+    },
+
+    invoiceQuota: (session, month) => fp<InvoiceQuota>('sxed', session, { month }),
+
+    async issueInvoice(session, input): Promise<IssueResult> {
+      const r = await fpCall('kp', session, { ...input });
+      if (r.kind === 'refused') return { status: 'refused', reason: r.reason, msg: r.msg };
+      return { status: r.kind === 'ok' ? 'issued' : 'alreadyIssued', invoice: r.data as BureauInvoice };
+    },
+
+    async requestRedConfirmation(session, input): Promise<RedConfirmationResult> {
+      const r = await fpCall('hzqrd', session, { ...input });
+      if (r.kind === 'refused') return { status: 'refused', reason: r.reason, msg: r.msg };
+      return { status: r.kind === 'ok' ? 'confirmed' : 'alreadyRequested', qrd: r.data as RedConfirmation };
+    },
+
+    async issueRedInvoice(session, input): Promise<IssueResult> {
+      const r = await fpCall('hckp', session, { ...input });
+      if (r.kind === 'refused') return { status: 'refused', reason: r.reason, msg: r.msg };
+      return { status: r.kind === 'ok' ? 'issued' : 'alreadyIssued', invoice: r.data as BureauInvoice };
+    },
+
+    async selectInvoices(session, input): Promise<SelectResult> {
+      const r = await fpCall('gx', session, { ...input });
+      if (r.kind === 'refused') return { status: 'refused', reason: r.reason, msg: r.msg };
+      return { status: 'done', result: r.data as SelectInvoicesResult };
+    },
+
+    async confirmDeduction(session, ssq): Promise<ConfirmDeductionResult> {
+      const r = await fpCall('qrtj', session, { ssq });
+      if (r.kind === 'refused') return { status: 'refused', reason: r.reason, msg: r.msg };
+      return {
+        status: r.kind === 'ok' ? 'confirmed' : 'alreadyConfirmed',
+        confirmation: r.data as Extract<ConfirmDeductionResult, { status: 'confirmed' }>['confirmation'],
+      };
+    },
 
     async submitReturn(session, input): Promise<SubmitResult> {
       const reply = await send('/ShenBaoQG/sbtj', { session, ...input });

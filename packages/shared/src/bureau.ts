@@ -248,14 +248,296 @@ export interface Personnel {
   list: BureauEmployee[];
 }
 
-/** The invoices issued in a period (发票汇总), amounts before tax. */
+/**
+ * The invoices of a period (发票汇总, docs/tax-bureau-protocol.md `fpxx`): the sums of the invoice detail
+ * (`fp/cxfp`), red invoices subtracted. Issued amounts are before tax; yuan strings, two places.
+ */
 export interface InvoiceTotals {
   skssqq: string;
   skssqz: string;
   /** 增值税专用发票 and 普通发票 (incl. 电子发票) amounts */
   zpje: string;
   ppje: string;
+  /** Sales by rate (金额, before tax): 13 %, 9 %, 6 %, 5 %, 3 %, 1 %, 0 % (零税率) and 免税 (msxse). */
+  xse13: string;
+  xse9: string;
+  xse6: string;
+  xse5: string;
+  xse3: string;
+  xse1: string;
+  xse0: string;
+  msxse: string;
+  /** 销项税额 of the issued invoices. */
+  xxse: string;
+  /**
+   * Input confirmed for deduction (用途确认, `fp/qrtj`) for the period's months: count, amount, tax. jxqr
+   * says every month of the period is confirmed; until then jxse is what was confirmed so far (0 when none).
+   */
+  jxfs: number;
+  jxje: string;
+  jxse: string;
+  jxqr: boolean;
 }
+
+// --- invoices (docs/tax-bureau-protocol.md "Invoices (数电票)") ----------------------------------------------
+
+/** 销项 (issued by the taxpayer) or 进项 (received by it). */
+export type InvoiceDirection = 'xx' | 'jx';
+/** 增值税专用发票 or 普通发票 (数电票 both). */
+export type InvoiceKind = 'zp' | 'pp';
+/** A line's rate: 13 %, 9 %, 6 %, 5 %, 3 %, 1 %, 0 % (零税率) or 免税 ('mz'). */
+export type InvoiceRate = '0.13' | '0.09' | '0.06' | '0.05' | '0.03' | '0.01' | '0' | 'mz';
+export const INVOICE_RATES: readonly InvoiceRate[] = ['0.13', '0.09', '0.06', '0.05', '0.03', '0.01', '0', 'mz'];
+export const INVOICE_RATE_NAMES: Readonly<Record<InvoiceRate, string>> = {
+  '0.13': '13%',
+  '0.09': '9%',
+  '0.06': '6%',
+  '0.05': '5%',
+  '0.03': '3%',
+  '0.01': '1%',
+  '0': '0%',
+  mz: '免税',
+};
+/** 发票状态: '0' 正常, '1' 已红冲 (a blue invoice fully reversed), '2' 作废 (legacy, non-数电 only), '3' 红字发票. */
+export type InvoiceStatus = '0' | '1' | '2' | '3';
+export const INVOICE_STATUS_NAMES: Readonly<Record<InvoiceStatus, string>> = {
+  '0': '正常',
+  '1': '已红冲',
+  '2': '作废',
+  '3': '红字发票',
+};
+/** 勾选状态 of a received invoice: '0' 未勾选, '1' 已勾选 (for gxssq), '2' 已确认 (用途确认 of gxssq done). */
+export type DeductionStatus = '0' | '1' | '2';
+export const DEDUCTION_STATUS_NAMES: Readonly<Record<DeductionStatus, string>> = {
+  '0': '未勾选',
+  '1': '已勾选',
+  '2': '已确认',
+};
+
+/** One line of an invoice. Money yuan strings (negative on a red invoice); sl and dj '' for a service without. */
+export interface BureauInvoiceLine {
+  xh: number;
+  /** 项目名称 as printed: the code's 简称 and the item, e.g. "*信息技术服务*软件开发服务" */
+  spmc: string;
+  /** 税收分类编码, 19 digits (packages/shared/src/invoice-codes.ts) */
+  ssflbm: string;
+  ggxh: string;
+  dw: string;
+  sl: string;
+  dj: string;
+  je: string;
+  slv: InvoiceRate;
+  se: string;
+}
+
+/** A 数电票 as the bureau gives it (fp/cxfp, fp/kp, fp/hckp). */
+export interface BureauInvoice {
+  /** 20 digits: 2 year, 2 region, 1 channel, 15 sequence */
+  fphm: string;
+  /** 开票日期 YYYY-MM-DD */
+  kprq: string;
+  fplx: InvoiceKind;
+  zt: InvoiceStatus;
+  /** A red invoice: the blue invoice it reverses; '' otherwise. */
+  lzfphm: string;
+  /** 销售方 and 购买方 name and tax number */
+  xfmc: string;
+  xfsh: string;
+  gfmc: string;
+  gfsh: string;
+  /** 合计金额, 合计税额, 价税合计 (yuan strings, negative on a red invoice) */
+  hjje: string;
+  hjse: string;
+  jshj: string;
+  /** 备注 */
+  bz: string;
+  /** 开票人 */
+  kpr: string;
+  lines: BureauInvoiceLine[];
+  /** Received invoices only: 勾选状态 and the tax period it was ticked for ('' when not ticked). */
+  gxzt?: DeductionStatus;
+  gxssq?: string;
+}
+
+/** One page of a month's invoices (fp/cxfp), newest number last (kprq, then fphm). */
+export interface InvoicePage {
+  total: number;
+  list: BureauInvoice[];
+}
+
+export interface InvoiceQuery {
+  direction: InvoiceDirection;
+  /** YYYY-MM of kprq */
+  month: string;
+  /** 1-based; pageSize at most 500 (default 100). */
+  pageNo?: number;
+  pageSize?: number;
+}
+
+/** 授信额度 of a month, yuan strings: used = the 价税合计 issued that month (red invoices give it back). */
+export interface InvoiceQuota {
+  month: string;
+  total: string;
+  used: string;
+  remaining: string;
+}
+
+/** A line to issue: je before tax and se, yuan strings; sl and dj optional (both or neither). */
+export interface IssueInvoiceLine {
+  spmc: string;
+  ssflbm: string;
+  ggxh?: string;
+  dw?: string;
+  sl?: string;
+  dj?: string;
+  je: string;
+  slv: InvoiceRate;
+  se: string;
+}
+
+/** fp/kp: a blue invoice. requestId is the client's, unique per taxpayer: the same one never issues twice. */
+export interface IssueInvoiceInput {
+  requestId: string;
+  fplx: InvoiceKind;
+  gfmc: string;
+  gfsh: string;
+  /** 购买方地址电话, 开户行及账号 (optional, printed) */
+  gfdz?: string;
+  gfdh?: string;
+  gfyh?: string;
+  gfzh?: string;
+  bz?: string;
+  kpr?: string;
+  lines: IssueInvoiceLine[];
+}
+
+/** 红字确认单 reasons (红冲原因). */
+export type RedReason = '开票有误' | '销货退回' | '服务中止' | '销售折让';
+export const RED_REASONS: readonly RedReason[] = ['开票有误', '销货退回', '服务中止', '销售折让'];
+
+/** fp/hzqrd: a 红字确认单 for the whole of a blue invoice (full red only). */
+export interface RedConfirmationInput {
+  requestId: string;
+  lzfphm: string;
+  reason: RedReason;
+}
+/** 红字确认单: qrdbh 20 digits; zt '已确认' (the seller may issue the red invoice) or '待购方确认'. */
+export interface RedConfirmation {
+  qrdbh: string;
+  lzfphm: string;
+  reason: RedReason;
+  zt: '已确认' | '待购方确认';
+  /** The red invoice once issued; '' before. */
+  hzfphm: string;
+  /** Negative amounts of the red invoice to come, yuan strings. */
+  hjje: string;
+  hjse: string;
+  jshj: string;
+  lrrq: string;
+}
+
+/** fp/hckp: the red invoice of a confirmed 红字确认单. */
+export interface RedInvoiceInput {
+  requestId: string;
+  qrdbh: string;
+}
+
+/** fp/gx: 勾选 (gx true) or 取消勾选 received 专票 for the tax period ssq (YYYY-MM). */
+export interface SelectInvoicesInput {
+  ssq: string;
+  fphms: string[];
+  gx: boolean;
+}
+/** Per invoice: done, or why not (the bureau's message). */
+export interface SelectInvoicesResult {
+  ssq: string;
+  list: { fphm: string; ok: boolean; msg: string }[];
+}
+
+/** fp/qrtj: 用途确认 of a tax period: what was ticked for it becomes confirmed input tax (yuan strings). */
+export interface DeductionConfirmation {
+  ssq: string;
+  fs: number;
+  je: string;
+  se: string;
+  /** 确认日期 */
+  qrrq: string;
+}
+
+/** Why the bureau refused an invoice call (codes in docs/tax-bureau-protocol.md "Invoices (数电票)"). */
+export type InvoiceRefusal =
+  | 'badParams'
+  | 'buyerTaxNo'
+  | 'unknownCode'
+  | 'rateNotAllowed'
+  | 'rateForKind'
+  | 'taxMismatch'
+  | 'amount'
+  | 'quota'
+  | 'notFound'
+  | 'alreadyRed'
+  | 'noConfirmation'
+  | 'confirmationUsed'
+  | 'notDeductible'
+  | 'periodClosed'
+  | 'periodConfirmed';
+
+/** The bureau's reply codes of the invoice calls. */
+export const INVOICE_CODE: Readonly<Record<InvoiceRefusal | 'repeated', string>> = {
+  badParams: '40001',
+  buyerTaxNo: '43001',
+  unknownCode: '43002',
+  rateNotAllowed: '43003',
+  rateForKind: '43004',
+  taxMismatch: '43005',
+  amount: '43006',
+  quota: '43007',
+  notFound: '43101',
+  alreadyRed: '43102',
+  noConfirmation: '43103',
+  confirmationUsed: '43104',
+  notDeductible: '43201',
+  periodClosed: '43202',
+  periodConfirmed: '43203',
+  /** Not a refusal: the requestId (or the period's confirmation) was seen before; data is the first answer. */
+  repeated: '43000',
+};
+
+/** The start of each refusal's message (the bureau adds the particulars after '：'). */
+export const INVOICE_MSG: Readonly<Record<InvoiceRefusal, string>> = {
+  badParams: '开票参数有误',
+  buyerTaxNo: '购买方纳税人识别号校验不通过',
+  unknownCode: '税收分类编码不存在',
+  rateNotAllowed: '税率与商品和服务税收分类编码不符',
+  rateForKind: '纳税人不能使用该税率开具发票',
+  taxMismatch: '税额与金额乘以税率之差超过允许误差',
+  amount: '金额有误',
+  quota: '剩余授信额度不足',
+  notFound: '蓝字发票不存在',
+  alreadyRed: '该发票已红冲',
+  noConfirmation: '红字发票须先开具红字确认单',
+  confirmationUsed: '该红字确认单已开具红字发票',
+  notDeductible: '该发票不能勾选',
+  periodClosed: '所属期不在可勾选期间',
+  periodConfirmed: '该所属期已确认，不能再勾选',
+};
+
+/** An issuing call's outcome: issued now, issued before (same requestId: the first invoice), or refused. */
+export type IssueResult =
+  | { status: 'issued'; invoice: BureauInvoice }
+  | { status: 'alreadyIssued'; invoice: BureauInvoice }
+  | { status: 'refused'; reason: InvoiceRefusal; msg: string };
+export type RedConfirmationResult =
+  | { status: 'confirmed'; qrd: RedConfirmation }
+  | { status: 'alreadyRequested'; qrd: RedConfirmation }
+  | { status: 'refused'; reason: InvoiceRefusal; msg: string };
+export type SelectResult =
+  | { status: 'done'; result: SelectInvoicesResult }
+  | { status: 'refused'; reason: InvoiceRefusal; msg: string };
+export type ConfirmDeductionResult =
+  | { status: 'confirmed'; confirmation: DeductionConfirmation }
+  | { status: 'alreadyConfirmed'; confirmation: DeductionConfirmation }
+  | { status: 'refused'; reason: InvoiceRefusal; msg: string };
 
 /** 个人所得税 扣缴申报: per employee the month's wages; deductions default to what the bureau holds. */
 export interface IitFigures {
@@ -416,8 +698,24 @@ export interface BureauClient {
   hallUrl(session: string): string;
   /** 人员信息 and the wages of a month (`YYYY-MM`; default the last month whose IIT report was filed). */
   personnel(session: string, ssq?: string): Promise<Personnel>;
-  /** The invoices issued in a period (the figures a VAT return starts from). */
+  /** The invoices of a period (the figures a VAT return starts from: sales by rate, confirmed input). */
   invoiceTotals(session: string, skssqq: string, skssqz: string): Promise<InvoiceTotals>;
+  /** One page of a month's issued (xx) or received (jx) invoices (fp/cxfp). */
+  invoicePage(session: string, query: InvoiceQuery): Promise<InvoicePage>;
+  /** Every invoice of a month and direction, page by page (500 a page). */
+  invoices(session: string, direction: InvoiceDirection, month: string): Promise<BureauInvoice[]>;
+  /** 授信额度 of a month (fp/sxed). */
+  invoiceQuota(session: string, month: string): Promise<InvoiceQuota>;
+  /** Issues a blue invoice (fp/kp); the same requestId answers alreadyIssued with the first invoice. */
+  issueInvoice(session: string, input: IssueInvoiceInput): Promise<IssueResult>;
+  /** Fills a 红字确认单 for a blue invoice (fp/hzqrd); the same requestId answers alreadyRequested. */
+  requestRedConfirmation(session: string, input: RedConfirmationInput): Promise<RedConfirmationResult>;
+  /** Issues the red invoice of a confirmed 红字确认单 (fp/hckp); the blue becomes 已红冲. */
+  issueRedInvoice(session: string, input: RedInvoiceInput): Promise<IssueResult>;
+  /** 勾选 / 取消勾选 received 专票 for a tax period (fp/gx). */
+  selectInvoices(session: string, input: SelectInvoicesInput): Promise<SelectResult>;
+  /** 用途确认 of a tax period (fp/qrtj); a second call answers alreadyConfirmed with the same figures. */
+  confirmDeduction(session: string, ssq: string): Promise<ConfirmDeductionResult>;
   /** Files one return; a second submission of the same return answers alreadyFiled with the first receipt. */
   submitReturn(session: string, input: ReturnSubmission): Promise<SubmitResult>;
   /** Pays a filed return's tax by 三方协议 deduction. */
