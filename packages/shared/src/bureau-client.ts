@@ -1,14 +1,14 @@
 import {
   type Arrear,
   BUREAU_MSG,
-  type BureauInvoice,
   type BureauClient,
   BureauError,
+  type BureauInvoice,
+  type ConfirmDeductionResult,
   type CreditScore,
   type DateRange,
   type EtaxLoginInput,
   type EtaxLoginResult,
-  type ConfirmDeductionResult,
   type FilingRoster,
   INVOICE_CODE,
   type InvoicePage,
@@ -220,9 +220,7 @@ export function httpBureauClient(opts: HttpBureauClientOptions): BureauClient {
     func: string,
     session: string,
     params: Record<string, unknown>,
-  ): Promise<
-    { kind: 'ok' | 'repeated'; data: unknown } | { kind: 'refused'; reason: InvoiceRefusal; msg: string }
-  > {
+  ): Promise<{ kind: 'ok' | 'repeated'; data: unknown } | { kind: 'refused'; reason: InvoiceRefusal; msg: string }> {
     const reply = await send(`/fp/${func}`, { session, ...params });
     if (reply.code === BUREAU_CODE.ok) return { kind: 'ok', data: reply.data };
     if (reply.code === INVOICE_CODE.repeated) return { kind: 'repeated', data: reply.data };

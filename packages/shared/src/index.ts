@@ -22,6 +22,7 @@ export * from './filing-check.js';
 export * from './filing-confirm.js';
 export * from './glossary.js';
 export * from './helper-protocol.js';
+export * from './invoice-codes.js';
 export * from './menu.js';
 export * from './message.js';
 export * from './org.js';
