@@ -145,7 +145,7 @@ describe('普通员工 holds everyday work only', () => {
   });
 
   it('the migration trims default roles that still hold an old default set, and leaves customised ones', async () => {
-    // The default set as 0016 knew it: today's, less what later migrations give default roles (0017, 0019: 申报).
+    // The default set as 0016 knew it: today's, less what later migrations give default roles (0017, 0019: 申报; 0020: 发票).
     const LATER = new Set([
       'declare:roster:view',
       'declare:roster:sync',
@@ -162,8 +162,18 @@ describe('普通员工 holds everyday work only', () => {
       'declare:filing:submit',
       'declare:filing:pay',
       'declare:filing:confirm',
+      // 0020: 发票's everyday pages and buttons
+      'invoice:output:view',
+      'invoice:output:issue',
+      'invoice:input:view',
+      'invoice:input:confirm',
+      'invoice:pool:view',
+      'invoice:pool:collect',
+      'invoice:stats:view',
     ]);
-    const OLD = [...DEFAULT_STAFF_PERMS, ...ADMIN_GRANTED_PERMS.filter((p) => p !== 'customer:grade:edit')].filter(
+    // Administrator-granted permissions that came after 0016 (发票's 红冲 and 批量开票): no default set held them.
+    const NEWER_ADMIN = new Set(['customer:grade:edit', 'invoice:output:red', 'invoice:output:batch']);
+    const OLD = [...DEFAULT_STAFF_PERMS, ...ADMIN_GRANTED_PERMS.filter((p) => !NEWER_ADMIN.has(p))].filter(
       (p) => !LATER.has(p),
     );
     const setDefault = (agencyId: number, perms: string[]) =>
@@ -183,17 +193,22 @@ describe('普通员工 holds everyday work only', () => {
     // Agency 2's administrator had taken 导入客户 away: theirs is customised.
     const custom = OLD.filter((p) => p !== 'customer:import');
     await setDefault(2, custom);
-    for (const name of ['0016_default_role_everyday.sql', '0017_filing_roster.sql', '0019_filing_batch.sql']) {
+    for (const name of [
+      '0016_default_role_everyday.sql',
+      '0017_filing_roster.sql',
+      '0019_filing_batch.sql',
+      '0020_invoices.sql',
+    ]) {
       const file = resolve(import.meta.dirname, '../src/db/migrations', name);
       for (const statement of readFileSync(file, 'utf8').split('--> statement-breakpoint')) {
-        // 0017's and 0019's tables exist already (the test database is migrated); only its role update is replayed.
+        // 0017's, 0019's and 0020's tables exist already (the test database is migrated); only its role update is replayed.
         if (/^\s*(--[^\n]*\n\s*)*UPDATE "roles"/.test(statement)) await t.ownerQuery(statement);
         else if (name.startsWith('0016')) await t.ownerQuery(statement);
       }
     }
     expect([...(await defaultOf(1))].sort()).toEqual([...DEFAULT_STAFF_PERMS].sort());
     // Customised: grade management added (it came with customer:edit until now); not a default set, so
-    // 0016 trims nothing, and 0017 and 0019 add the 申报 pages to every default role.
+    // 0016 trims nothing, and 0017, 0019 and 0020 add the 申报 and 发票 pages to every default role.
     expect([...(await defaultOf(2))].sort()).toEqual([...custom, 'customer:grade:edit', ...LATER].sort());
     await setDefault(2, [...DEFAULT_STAFF_PERMS]);
   });

@@ -98,8 +98,8 @@ describe('moreMenuFor: the more menu by permission and region (foundation.md §6
 
   it('shows only what the permissions hold', () => {
     expect(keys([], '130000')).toEqual([]);
-    expect(keys(['invoice:module:view', 'wxwork:chat:view'], '130000')).toEqual(['wxwork', 'moreModuleCloudInvoice']);
-    expect(keys(['invoice:module:view', 'wxwork:chat:view'], '230000')).toEqual([]);
+    expect(keys(['invoice:output:view', 'wxwork:chat:view'], '130000')).toEqual(['wxwork', 'moreModuleCloudInvoice']);
+    expect(keys(['invoice:output:view', 'wxwork:chat:view'], '230000')).toEqual([]);
   });
 });
 

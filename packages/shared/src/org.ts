@@ -400,7 +400,7 @@ export interface MoreMenuEntry {
   key: 'wxwork' | 'managModule' | 'boss' | 'moreModuleCloudInvoice' | 'czc';
   title: string;
   path: string;
-  /** Permission it needs; not yet in the registry, so only `*:*:*` holders see it until roles can grant it. */
+  /** Permission it needs: 发票's is its first page's; the others are not in the registry yet, so only `*:*:*` holders see them. */
   perm: string;
   /** Province codes (6 digits) it is limited to. */
   onlyRegions?: readonly string[];
@@ -425,7 +425,7 @@ export const MORE_MENUS: readonly MoreMenuEntry[] = [
     key: 'moreModuleCloudInvoice',
     title: '发票',
     path: '/moreModuleCloudInvoice',
-    perm: 'invoice:module:view',
+    perm: 'invoice:output:view',
     onlyRegions: ['130000'],
   },
   {

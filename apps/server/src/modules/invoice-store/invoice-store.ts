@@ -1,0 +1,199 @@
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { invoiceLines, invoices } from '../../db/schema/index.js';
+import type {
+  DeductState,
+  InvoiceDirection,
+  InvoiceKind,
+  InvoiceSource,
+  InvoiceState,
+} from '../../db/schema/invoice.js';
+
+/**
+ * The one store of a client's invoices: every module that learns of invoices (issuing, red-letter, the pool's
+ * collection, the input confirmation) writes them here, and the month rollups the statistics read stay equal
+ * to the invoices because only this file writes either.
+ */
+
+/** An invoice as the product keeps it (money in fen; the bureau's shapes are mapped to it by the caller). */
+export interface InvoiceInput {
+  fphm: string;
+  kprq: string;
+  fplx: InvoiceKind;
+  state: InvoiceState;
+  lzfphm?: string;
+  /** The other party: the buyer of an issued invoice, the seller of a received one. */
+  cpName: string;
+  cpTaxNo: string;
+  amount: number;
+  tax: number;
+  total: number;
+  deductState?: DeductState;
+  deductPeriod?: string;
+  lines: InvoiceLineInput[];
+}
+
+export interface InvoiceLineInput {
+  xh: number;
+  spmc: string;
+  ssflbm?: string;
+  ggxh?: string;
+  dw?: string;
+  sl?: string;
+  dj?: string;
+  amount: number;
+  /** '0.13' … '0.01', '0' or 'mz' (免税). */
+  rate: string;
+  tax: number;
+}
+
+export interface StoreScope {
+  agencyId: number;
+  enterpriseId: number;
+  direction: InvoiceDirection;
+  source: InvoiceSource;
+  issuedBy?: number | null;
+}
+
+export interface SaveResult {
+  /** Invoices new to the store (a collection counts these, never one twice). */
+  inserted: number;
+  /** The stored row id of every invoice given, by number. */
+  ids: Map<string, number>;
+}
+
+const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
+const monthOf = (kprq: string) => kprq.slice(0, 7);
+
+/**
+ * Saves invoices by number: a new one with its lines, a known one's state and deduction (its amounts and
+ * lines are the bureau's and do not change; its source stays how it first came). Then rewrites the rollups
+ * of every month touched. One statement per table, whatever the number of invoices.
+ */
+export async function saveInvoices(
+  tx: Queryable,
+  scope: StoreScope,
+  list: readonly InvoiceInput[],
+): Promise<SaveResult> {
+  const ids = new Map<string, number>();
+  if (list.length === 0) return { inserted: 0, ids };
+  // Callers check the client is the caller's; the store refuses anyway (row-level security hides another
+  // agency's client, and the foreign key alone would not).
+  const own = await tx.execute(
+    sql`select 1 from enterprises where id = ${scope.enterpriseId} and agency_id = ${scope.agencyId}`,
+  );
+  if (rowsOf(own).length === 0)
+    throw new Error(`invoice store: client ${scope.enterpriseId} is not agency ${scope.agencyId}'s`);
+  const rows = list.map((i) => ({
+    agencyId: scope.agencyId,
+    enterpriseId: scope.enterpriseId,
+    direction: scope.direction,
+    fphm: i.fphm,
+    kprq: i.kprq,
+    month: monthOf(i.kprq),
+    fplx: i.fplx,
+    state: i.state,
+    lzfphm: i.lzfphm ?? '',
+    cpName: i.cpName,
+    cpTaxNo: i.cpTaxNo,
+    amount: i.amount,
+    tax: i.tax,
+    total: i.total,
+    deductState: i.deductState ?? 'none',
+    deductPeriod: i.deductPeriod ?? '',
+    source: scope.source,
+    issuedBy: scope.issuedBy ?? null,
+  }));
+  const saved = await tx
+    .insert(invoices)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [invoices.agencyId, invoices.enterpriseId, invoices.direction, invoices.fphm],
+      set: {
+        state: sql`excluded.state`,
+        deductState: sql`excluded.deduct_state`,
+        deductPeriod: sql`excluded.deduct_period`,
+        fetchedAt: sql`now()`,
+      },
+    })
+    // xmax is 0 on a row this statement inserted, and set on one it updated (PostgreSQL and PGlite alike).
+    .returning({ id: invoices.id, fphm: invoices.fphm, inserted: sql<boolean>`(xmax = 0)` });
+  const fresh = new Set<string>();
+  for (const s of saved) {
+    ids.set(s.fphm, s.id);
+    if (s.inserted) fresh.add(s.fphm);
+  }
+  const lines = list
+    .filter((i) => fresh.has(i.fphm))
+    .flatMap((i) =>
+      i.lines.map((l) => ({
+        agencyId: scope.agencyId,
+        invoiceId: ids.get(i.fphm) as number,
+        xh: l.xh,
+        spmc: l.spmc,
+        ssflbm: l.ssflbm ?? '',
+        ggxh: l.ggxh ?? '',
+        dw: l.dw ?? '',
+        sl: l.sl ?? '',
+        dj: l.dj ?? '',
+        amount: l.amount,
+        rate: l.rate,
+        tax: l.tax,
+      })),
+    );
+  for (let i = 0; i < lines.length; i += 1000) await tx.insert(invoiceLines).values(lines.slice(i, i + 1000));
+  await refreshMonthRollups(tx, scope.agencyId, scope.enterpriseId, [...new Set(rows.map((r) => r.month))]);
+  return { inserted: fresh.size, ids };
+}
+
+/**
+ * Rewrites a client's rollups for the given months from its invoices: by direction, kind and rate (lines'
+ * sums; an invoice counts once per rate it has lines at), and per other party. 作废 invoices are left out;
+ * a red invoice counts with its negative amounts, so a reversed sale nets to nothing.
+ */
+export async function refreshMonthRollups(
+  tx: Queryable,
+  agencyId: number,
+  enterpriseId: number,
+  months: readonly string[],
+) {
+  if (months.length === 0) return;
+  const monthList = sql.join(
+    months.map((m) => sql`${m}`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    delete from invoice_month_stats
+    where agency_id = ${agencyId} and enterprise_id = ${enterpriseId} and month in (${monthList})`);
+  await tx.execute(sql`
+    insert into invoice_month_stats
+      (agency_id, enterprise_id, month, direction, fplx, rate, count, amount, tax, total, deduct_tax)
+    select i.agency_id, i.enterprise_id, i.month, i.direction, i.fplx, l.rate,
+           count(distinct i.id)::int, sum(l.amount), sum(l.tax), sum(l.amount + l.tax),
+           coalesce(sum(l.tax) filter (where i.deduct_state = 'confirmed'), 0)
+    from invoices i join invoice_lines l on l.invoice_id = i.id
+    where i.agency_id = ${agencyId} and i.enterprise_id = ${enterpriseId} and i.month in (${monthList})
+      and i.state <> 'void'
+    group by i.agency_id, i.enterprise_id, i.month, i.direction, i.fplx, l.rate`);
+  await tx.execute(sql`
+    delete from invoice_month_parties
+    where agency_id = ${agencyId} and enterprise_id = ${enterpriseId} and month in (${monthList})`);
+  await tx.execute(sql`
+    insert into invoice_month_parties (agency_id, enterprise_id, month, direction, cp_tax_no, cp_name, count, total)
+    select agency_id, enterprise_id, month, direction, cp_tax_no, max(cp_name), count(*)::int, sum(total)
+    from invoices
+    where agency_id = ${agencyId} and enterprise_id = ${enterpriseId} and month in (${monthList})
+      and state <> 'void'
+    group by agency_id, enterprise_id, month, direction, cp_tax_no`);
+}
+
+/** The months (YYYY-MM) whose rollups a change of these stored invoices touches. */
+export async function monthsOfInvoices(tx: Queryable, ids: readonly number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const res = await tx.execute(sql`
+    select distinct month from invoices where id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  return rowsOf<{ month: string }>(res).map((r) => r.month);
+}
