@@ -186,23 +186,34 @@ export function computeInvoice(
 ): { ok: true; invoice: ComputedInvoice } | { ok: false; errors: { xh: number; msg: string }[] } {
   const errors: { xh: number; msg: string }[] = [];
   const lines: ComputedLine[] = [];
-  form.lines.forEach((l, i) => {
+  for (const [i, l] of form.lines.entries()) {
     const xh = i + 1;
     const code = invoiceCodeOf(l.ssflbm);
-    if (!code) return void errors.push({ xh, msg: INVOICE_OUT_MSG.unknownCode });
+    if (!code) {
+      errors.push({ xh, msg: INVOICE_OUT_MSG.unknownCode });
+      continue;
+    }
     const rates = allowedRates(code.code, kind);
     if (!rates.includes(l.slv as InvoiceRate)) {
-      return void errors.push({
+      errors.push({
         xh,
         msg: INVOICE_OUT_MSG.rateNotAllowed(code.name, rates.map((r) => INVOICE_RATE_NAMES[r]).join('、')),
       });
+      continue;
     }
-    if (form.fplx === 'zp' && l.slv === 'mz') return void errors.push({ xh, msg: INVOICE_OUT_MSG.zpNoExempt });
+    if (form.fplx === 'zp' && l.slv === 'mz') {
+      errors.push({ xh, msg: INVOICE_OUT_MSG.zpNoExempt });
+      continue;
+    }
     const fen = taxYuanToFen(l.je);
-    if (fen === null || fen <= 0) return void errors.push({ xh, msg: INVOICE_OUT_MSG.amount });
+    if (fen === null || fen <= 0) {
+      errors.push({ xh, msg: INVOICE_OUT_MSG.amount });
+      continue;
+    }
     const hasQty = Boolean(l.sl?.trim()) || Boolean(l.dj?.trim());
     if (hasQty && !(DECIMAL_RE.test(l.sl?.trim() ?? '') && Number(l.sl) > 0 && DECIMAL_RE.test(l.dj?.trim() ?? ''))) {
-      return void errors.push({ xh, msg: INVOICE_OUT_MSG.quantity });
+      errors.push({ xh, msg: INVOICE_OUT_MSG.quantity });
+      continue;
     }
     const split = form.priceInclTax ? splitInclusive(fen, l.slv) : { amount: fen, tax: lineTax(fen, l.slv) };
     const sl = hasQty ? decimalText(Number(l.sl)) : '';
@@ -218,7 +229,7 @@ export function computeInvoice(
       rate: l.slv,
       tax: split.tax,
     });
-  });
+  }
   if (errors.length > 0) return { ok: false, errors };
   const amount = lines.reduce((s, l) => s + l.amount, 0);
   const tax = lines.reduce((s, l) => s + l.tax, 0);
