@@ -17,24 +17,33 @@ export interface FaultSpec {
   hang?: Times;
   /** Calls the bureau carries out (a return filed, a tax paid) whose answer is lost: HTTP 502 after the work. */
   lostReply?: Times;
+  /** Calls refused with code 43999 and refuseMsg (a failure with a reason, e.g. for the invoice pool). */
+  refuse?: Times;
+  refuseMsg?: string;
 }
 
-export type FaultKind = 'busy' | 'tooFrequent' | 'error5xx' | 'hang' | 'lostReply';
-const KINDS: readonly FaultKind[] = ['hang', 'error5xx', 'busy', 'tooFrequent', 'lostReply'];
+export type FaultKind = 'busy' | 'tooFrequent' | 'error5xx' | 'hang' | 'lostReply' | 'refuse';
+const KINDS: readonly FaultKind[] = ['hang', 'error5xx', 'busy', 'tooFrequent', 'lostReply', 'refuse'];
+export const DEFAULT_REFUSE_MSG = '发票服务暂不可用，请稍后再试';
 
 export interface Faults {
-  /** Merges switches for one taxpayer, or globally when qysh is omitted. */
-  set(spec: FaultSpec, qysh?: string): void;
-  /** Clears one taxpayer's switches, or every switch when qysh is omitted. */
+  /**
+   * Merges switches for one taxpayer, or globally when qysh is omitted; with path (e.g. 'fp/kp',
+   * 'fp/cxfp', 'ShenBaoQG/fpxx') they apply to that call of that taxpayer only.
+   */
+  set(spec: FaultSpec, qysh?: string, path?: string): void;
+  /** Clears one taxpayer's switches (its per-call ones too), or every switch when qysh is omitted. */
   clear(qysh?: string): void;
-  list(): { global: FaultSpec; taxpayers: Record<string, FaultSpec> };
-  /** For one call: the fault to play (counting it down) and the extra delay. */
-  take(qysh: string | null): { fault: FaultKind | null; slowMs: number };
+  list(): { global: FaultSpec; taxpayers: Record<string, FaultSpec>; calls: Record<string, FaultSpec> };
+  /** For one call: the fault to play (counting it down), the extra delay and a refusal's message. */
+  take(qysh: string | null, path?: string): { fault: FaultKind | null; slowMs: number; msg: string };
 }
 
 export function createFaults(): Faults {
   let global: FaultSpec = {};
   const perTaxpayer = new Map<string, FaultSpec>();
+  /** `${qysh}|${path}` → switches for that call only */
+  const perCall = new Map<string, FaultSpec>();
 
   function consume(spec: FaultSpec): FaultKind | null {
     for (const kind of KINDS) {
@@ -51,25 +60,45 @@ export function createFaults(): Faults {
   }
 
   return {
-    set(spec, qysh) {
+    set(spec, qysh, path) {
       const clean = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined)) as FaultSpec;
-      if (qysh) perTaxpayer.set(qysh, { ...perTaxpayer.get(qysh), ...clean });
+      if (qysh && path) {
+        const k = `${qysh}|${path.replace(/^\/+/, '')}`;
+        perCall.set(k, { ...perCall.get(k), ...clean });
+      } else if (qysh) perTaxpayer.set(qysh, { ...perTaxpayer.get(qysh), ...clean });
       else global = { ...global, ...clean };
     },
     clear(qysh) {
-      if (qysh) perTaxpayer.delete(qysh);
-      else {
+      if (qysh) {
+        perTaxpayer.delete(qysh);
+        for (const k of [...perCall.keys()]) if (k.startsWith(`${qysh}|`)) perCall.delete(k);
+      } else {
         global = {};
         perTaxpayer.clear();
+        perCall.clear();
       }
     },
     list() {
-      return { global: { ...global }, taxpayers: Object.fromEntries(perTaxpayer) };
+      return {
+        global: { ...global },
+        taxpayers: Object.fromEntries(perTaxpayer),
+        calls: Object.fromEntries(perCall),
+      };
     },
-    take(qysh) {
+    take(qysh, path) {
+      const call = qysh && path ? perCall.get(`${qysh}|${path.replace(/^\/+/, '')}`) : undefined;
       const own = qysh ? perTaxpayer.get(qysh) : undefined;
-      const fault = (own && consume(own)) || consume(global);
-      return { fault, slowMs: (own?.slowMs ?? 0) + (global.slowMs ?? 0) };
+      let fault: FaultKind | null = null;
+      let msg = '';
+      for (const spec of [call, own, global]) {
+        if (!spec) continue;
+        fault = consume(spec);
+        if (fault) {
+          msg = spec.refuseMsg || DEFAULT_REFUSE_MSG;
+          break;
+        }
+      }
+      return { fault, slowMs: (call?.slowMs ?? 0) + (own?.slowMs ?? 0) + (global.slowMs ?? 0), msg };
     },
   };
 }
@@ -85,10 +114,14 @@ export function parseFaultSpec(body: Record<string, unknown>): FaultSpec | null 
         : Number.isInteger(v) && (v as number) >= 0
           ? (v as number)
           : null;
-  for (const kind of ['busy', 'tooFrequent', 'error5xx', 'hang', 'lostReply'] as const) {
+  for (const kind of ['busy', 'tooFrequent', 'error5xx', 'hang', 'lostReply', 'refuse'] as const) {
     const t = times(body[kind]);
     if (t === null) return null;
     if (t !== undefined) spec[kind] = t;
+  }
+  if (body.refuseMsg !== undefined) {
+    if (typeof body.refuseMsg !== 'string' || body.refuseMsg.length > 200) return null;
+    spec.refuseMsg = body.refuseMsg;
   }
   if (body.slowMs !== undefined) {
     if (!Number.isInteger(body.slowMs) || (body.slowMs as number) < 0) return null;

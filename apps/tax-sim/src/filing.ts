@@ -170,6 +170,34 @@ function amounts(t: Taxpayer, s: Scale, type: FilingTaxType, cycle: FilingCycle,
   }
 }
 
+/**
+ * The VAT book's sales of one month (fen), the invoices' one truth: the month's VAT return's 销售额, or its
+ * share of a quarterly return's (the three parts add up to it exactly); due says the period owes VAT.
+ * null before the taxpayer's registration or without a VAT registration. Independent of the date.
+ */
+export function vatSalesOfMonth(t: Taxpayer, month: string): { sales: number; due: boolean } | null {
+  const reg = registrationsOfTaxpayer(t).find((r) => r.type === 'zzs');
+  if (!reg) return null;
+  const m = Number(month.slice(5, 7));
+  const first = reg.cycle === 'quarter' ? Math.floor((m - 1) / 3) * 3 + 1 : m;
+  const months = reg.cycle === 'quarter' ? 3 : 1;
+  const y = Number(month.slice(0, 4));
+  const skssqq = `${y}-${pad2(first)}-01`;
+  const last = new Date(Date.UTC(y, first - 1 + months, 0)).toISOString().slice(0, 10);
+  if (last < t.info.djrq || last < FIRST_DAY) return null;
+  const scale = scaleOf(t);
+  const a = amounts(t, scale, 'zzs', reg.cycle, skssqq);
+  if (months === 1) return { sales: a.srze, due: a.ybtse > 0 };
+  const r = seeded(mix(scale.seed, 10, monthIndex(skssqq)));
+  const w1 = int(r, 25, 40);
+  const w2 = int(r, 25, 40);
+  const w3 = int(r, 25, 40);
+  const p1 = Math.floor((a.srze * w1) / (w1 + w2 + w3));
+  const p2 = Math.floor((a.srze * w2) / (w1 + w2 + w3));
+  const parts = [p1, p2, a.srze - p1 - p2];
+  return { sales: parts[m - first] ?? 0, due: a.ybtse > 0 };
+}
+
 // --- behaviour over time --------------------------------------------------------------------------
 
 type Outcome = 'ok' | 'unpaid' | 'miss';

@@ -16,19 +16,9 @@ import {
   stampDuty,
 } from '@dzy/shared';
 import { employedIn, type SimEmployee, staffOf, wageOf } from './employees.js';
-import {
-  type Book,
-  dzsphmOf,
-  hasEmployees,
-  isFiled,
-  mix,
-  monthIndex,
-  pzxhOf,
-  type SimReturn,
-  scaleOf,
-  ZSXM,
-} from './filing.js';
-import { rng, seeded, type Taxpayer, yuan } from './taxpayers.js';
+import { type Book, dzsphmOf, hasEmployees, isFiled, pzxhOf, type SimReturn, scaleOf, ZSXM } from './filing.js';
+import type { PeriodTotals } from './invoices.js';
+import { rng, type Taxpayer, yuan } from './taxpayers.js';
 
 /**
  * Returns filed and paid through the bureau (docs/tax-bureau-protocol.md, "Filing and paying"): the
@@ -37,28 +27,12 @@ import { rng, seeded, type Taxpayer, yuan } from './taxpayers.js';
  * the ledger of what was filed and paid, laid over the filing model's book so every view shows it.
  */
 
-const int = (r: () => number, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 // --- 人员信息 and wages (the people in ./employees.ts) ---------------------------------------------------
 
 /** The taxpayer's employees: as many as its scale says, none for a taxpayer without employees (no grsds). */
 export const employeesOf = (t: Taxpayer): SimEmployee[] => (hasEmployees(t.qysh) ? staffOf(t, scaleOf(t)) : []);
-
-// --- invoices ------------------------------------------------------------------------------------------
-
-/**
- * The invoices the taxpayer issued in a period (发票汇总), fen: 专票 and 普票 amounts before tax; together
- * the period's sales on the book. A small-scale taxpayer whose book VAT is 0 issued no 专票 that period.
- */
-export function invoicesOf(book: Book, skssqq: string, skssqz: string) {
-  const ret = book.returns.find((r) => r.type === 'zzs' && r.skssqq === skssqq && r.skssqz === skssqz);
-  const sales = ret?.srze ?? 0;
-  const g = seeded(mix(book.seed, 8, monthIndex(skssqq)));
-  const share = book.kind === '0' ? int(g, 70, 95) : ret && ret.ybtse > 0 ? int(g, 0, 40) : 0;
-  const zp = Math.floor((sales * share) / 100);
-  return { zpje: zp, ppje: sales - zp };
-}
 
 /** Where the taxpayer is (城建税 rate): mostly 市区. */
 export function locationOf(qysh: string): CityLocation {
@@ -203,6 +177,8 @@ interface SubmitContext {
   book: Book;
   ledger: Ledger;
   today: string;
+  /** The invoice sums of a period (fpxx): what the VAT returns are checked against. */
+  invoices: (skssqq: string, skssqz: string) => PeriodTotals;
 }
 
 /** The receipt of a filed return, as the submission and the already-filed replies give it. */
@@ -314,7 +290,7 @@ function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<
 
   if (lsb) {
     if (ret.type === 'zzs') {
-      const inv = invoicesOf(book, ret.skssqq, ret.skssqz);
+      const inv = ctx.invoices(ret.skssqq, ret.skssqz);
       if (inv.zpje + inv.ppje > 0) {
         return fail(
           FILING_CODE.validation,
@@ -327,7 +303,7 @@ function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<
 
   switch (ret.type) {
     case 'zzs': {
-      const inv = invoicesOf(book, ret.skssqq, ret.skssqz);
+      const inv = ctx.invoices(ret.skssqq, ret.skssqz);
       const location = locationOf(t.qysh);
       if (book.kind === '1') {
         const f = { pp1: 0, zp1: 0, pp5: 0, zp5: 0 };
@@ -383,13 +359,20 @@ function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<
         if (isOutcome(v)) return v;
         sales.push({ amount: v, ratePermille: rate });
       }
-      const jxse = nonNeg('jxse', money('jxse'));
+      // 进项税额: as typed (other 抵扣凭证 exist), else the input confirmed for the period (用途确认).
+      const typed = sbsj.jxse !== undefined && sbsj.jxse !== null && sbsj.jxse !== '';
+      const jxse = typed ? nonNeg('jxse', money('jxse')) : inv.jxse;
       if (isOutcome(jxse)) return jxse;
       const total = sales.reduce((s, x) => s + x.amount, 0);
-      if (total < inv.zpje + inv.ppje) {
+      // The taxed sales invoiced (免税 and 0 % lines are not on this return's lines).
+      const invoiced = (['0.13', '0.09', '0.06', '0.05', '0.03', '0.01'] as const).reduce(
+        (s, r) => s + inv.byRate[r],
+        0,
+      );
+      if (total < invoiced) {
         return fail(
           FILING_CODE.validation,
-          `表间校验不通过：申报销售额 ${yuan(total)} 元小于发票系统开具金额 ${yuan(inv.zpje + inv.ppje)} 元[E41001]`,
+          `表间校验不通过：申报销售额 ${yuan(total)} 元小于发票系统开具金额 ${yuan(invoiced)} 元[E41001]`,
         );
       }
       const creditIn = previousCredit(ctx, ret);

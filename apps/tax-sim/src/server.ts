@@ -15,11 +15,11 @@ import {
   todos,
   unfiledReturns,
 } from './filing.js';
+import { createInvoiceDesk, type DeskContext, totalsReply } from './invoices.js';
 import { hallPage, trustedLoginPage } from './pages.js';
 import { receiptPdf } from './receipt-pdf.js';
 import {
   defaultPayment,
-  invoicesOf,
   isPaymentBehaviour,
   type Ledger,
   ledgerList,
@@ -63,6 +63,11 @@ export interface TaxSimOptions {
    * default env TAX_SIM_TODAY, else the real China date. Session and SMS expiry keep the real clock.
    */
   today?: string;
+  /**
+   * How many invoices every taxpayer issues and receives a month (docs: "Invoices (数电票)"); default env
+   * TAX_SIM_INVOICES_PER_MONTH, else by the taxpayer's scale (0).
+   */
+  invoicesPerMonth?: number;
 }
 
 export interface SmsRecord {
@@ -87,6 +92,8 @@ export interface TaxSim {
   filings(qysh?: string): ReturnType<typeof ledgerList>;
   /** How a taxpayer's 三方协议 deduction goes (POST /admin/payment). */
   setPayment(qysh: string, payment: PaymentBehaviour): void;
+  /** Invoices issued and received a month by every taxpayer; 0 by scale (POST /admin/invoices). */
+  setInvoicesPerMonth(n: number): void;
   close(): Promise<void>;
 }
 
@@ -141,6 +148,17 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
   const paymentOf = (qysh: string) => paymentBehaviours.get(qysh) ?? defaultPayment(qysh);
   /** The taxpayer's book as of the bureau's date, with what was filed and paid through it. */
   const bookFor = (t: Taxpayer, now = simToday()): Book => withLedger(bookOf(t, now), ledger, t.qysh);
+  /** Invoices (docs: "Invoices (数电票)"): generated per taxpayer and month, and what the fp calls changed. */
+  const envPerMonth = Number(process.env.TAX_SIM_INVOICES_PER_MONTH || 0);
+  const desk = createInvoiceDesk({
+    perMonth: opts.invoicesPerMonth ?? (Number.isInteger(envPerMonth) && envPerMonth > 0 ? envPerMonth : 0),
+  });
+  const deskContext = (t: Taxpayer, now = simToday()): DeskContext => ({
+    t,
+    today: now,
+    book: () => bookFor(t, now),
+    history: () => bookOf(t, now),
+  });
 
   const taxpayer = (qysh: string): Taxpayer => {
     const behaviour = behaviours.get(qysh) ?? { ...SCENARIOS.clean, flavour: defaultFlavour(qysh) };
@@ -318,19 +336,48 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
         return { ...page, data: { ...(page.data as object), ssq: p.ssq, ysb: p.ysb, sbrq: p.sbrq } };
       }
       case 'fpxx': {
-        if (!isDate(b.skssqq) || !isDate(b.skssqz)) {
+        if (!isDate(b.skssqq) || !isDate(b.skssqz) || (b.skssqz as string) < (b.skssqq as string)) {
           return { code: BAD_PARAMS, msg: '所属期有误：需要 skssqq、skssqz[E40001]', data: null };
         }
-        // The invoices issued do not change with what is declared: the book without the ledger.
-        const inv = invoicesOf(bookOf(t, now), b.skssqq as string, b.skssqz as string);
-        return reply({ skssqq: b.skssqq, skssqz: b.skssqz, zpje: yuan(inv.zpje), ppje: yuan(inv.ppje) });
+        // The sums of the invoice detail (fp/cxfp): what was declared does not change them.
+        const q = b.skssqq as string;
+        const z = b.skssqz as string;
+        return reply(totalsReply(q, z, desk.totals(deskContext(t, now), q, z)));
       }
       case 'sbtj':
-        return submitReturn({ t, book: book(), ledger, today: now }, b);
+        return submitReturn({ t, book: book(), ledger, today: now, invoices: invoicesFor(t, now) }, b);
       case 'jk':
-        return payReturn({ t, book: book(), ledger, today: now, payment: paymentOf(t.qysh) }, b);
+        return payReturn(
+          { t, book: book(), ledger, today: now, payment: paymentOf(t.qysh), invoices: invoicesFor(t, now) },
+          b,
+        );
       default:
         throw new HttpError(404, `unknown query ${func}`);
+    }
+  }
+
+  const invoicesFor = (t: Taxpayer, now: string) => (q: string, z: string) => desk.totals(deskContext(t, now), q, z);
+
+  /** An invoice call, POST /fp/<func> (docs: "Invoices (数电票)"). */
+  function invoiceCall(func: string, b: Record<string, unknown>, t: Taxpayer) {
+    const ctx = deskContext(t);
+    switch (func) {
+      case 'cxfp':
+        return desk.cxfp(ctx, b);
+      case 'sxed':
+        return desk.sxed(ctx, b);
+      case 'kp':
+        return desk.kp(ctx, b);
+      case 'hzqrd':
+        return desk.hzqrd(ctx, b);
+      case 'hckp':
+        return desk.hckp(ctx, b);
+      case 'gx':
+        return desk.gx(ctx, b);
+      case 'qrtj':
+        return desk.qrtj(ctx, b);
+      default:
+        throw new HttpError(404, `unknown invoice call ${func}`);
     }
   }
 
@@ -372,8 +419,22 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     if (path === '/admin/faults' && method === 'POST') {
       const spec = parseFaultSpec(b);
       if (!spec) throw new HttpError(400, 'bad fault spec');
-      faults.set(spec, qysh || undefined);
+      faults.set(spec, qysh || undefined, str(b.path) || undefined);
       return reply(faults.list());
+    }
+    if (path === '/admin/invoices' && method === 'POST') {
+      const n = b.perMonth;
+      if (!Number.isInteger(n) || (n as number) < 0 || (n as number) > 500) {
+        throw new HttpError(400, 'perMonth must be an integer 0-500');
+      }
+      desk.perMonth = n as number;
+      return reply({ perMonth: desk.perMonth });
+    }
+    if (path === '/admin/invoices' && method === 'GET') {
+      const month = url.searchParams.get('month') ?? '';
+      const direction = url.searchParams.get('direction') === 'jx' ? 'jx' : 'xx';
+      if (!qysh || !/^\d{4}-\d{2}$/.test(month)) throw new HttpError(400, 'qysh and month are required');
+      return reply({ list: desk.list(deskContext(taxpayer(qysh)), direction, month) });
     }
     if (path === '/admin/faults' && method === 'DELETE') {
       faults.clear(qysh || undefined);
@@ -470,10 +531,10 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     if (method !== 'POST') throw new HttpError(404, 'not found');
 
     // A bureau call: find whose it is (for the per-taxpayer faults), then play the faults.
-    const session = path.startsWith('/ShenBaoQG/') ? sessionOf(b) : null;
+    const session = path.startsWith('/ShenBaoQG/') || path.startsWith('/fp/') ? sessionOf(b) : null;
     const ticket = tickets.get(str(b.smsTicket));
     const qysh = session?.qysh ?? ticket?.qysh ?? (str(b.qysh) || null);
-    const { fault, slowMs } = faults.take(qysh);
+    const { fault, slowMs, msg: refuseMsg } = faults.take(qysh, path.slice(1));
     if (latencyMs + slowMs > 0) await sleep(latencyMs + slowMs);
     if (fault === 'hang') {
       hanging.add(res);
@@ -483,6 +544,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     if (fault === 'error5xx') return send(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
     if (fault === 'busy') return sendJson(res, { code: '20001', msg: BUSY_TEXT, data: null });
     if (fault === 'tooFrequent') return sendJson(res, { code: '20002', msg: TOO_FREQUENT_TEXT, data: null });
+    if (fault === 'refuse') return sendJson(res, { code: '43999', msg: `${refuseMsg}[E43999]`, data: null });
     if (qysh && taxpayer(qysh).behaviour.login === 'busy')
       return sendJson(res, { code: '20001', msg: BUSY_TEXT, data: null });
 
@@ -501,6 +563,10 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       case '/gs/login':
         return answer(personalLogin(b));
       default:
+    }
+    if (path.startsWith('/fp/')) {
+      if (!session) return sendJson(res, { code: SESSION_EXPIRED, msg: '会话已失效，请重新登录', data: null });
+      return answer(invoiceCall(path.slice('/fp/'.length), b, taxpayer(session.qysh)));
     }
     if (path.startsWith('/ShenBaoQG/')) {
       if (!session) return sendJson(res, { code: SESSION_EXPIRED, msg: '会话已失效，请重新登录', data: null });
@@ -534,6 +600,9 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     filings: (qysh) => ledgerList(ledger, (q) => bookFor(taxpayer(q)), qysh),
     setPayment: (qysh, payment) => {
       paymentBehaviours.set(qysh, payment);
+    },
+    setInvoicesPerMonth: (n) => {
+      desk.perMonth = n;
     },
     close: () =>
       new Promise<void>((ok) => {

@@ -225,7 +225,8 @@ export function httpBureauClient(opts: HttpBureauClientOptions): BureauClient {
     if (reply.code === BUREAU_CODE.ok) return { kind: 'ok', data: reply.data };
     if (reply.code === INVOICE_CODE.repeated) return { kind: 'repeated', data: reply.data };
     const reason = INVOICE_REFUSALS[reply.code];
-    if (!reason) throw new BureauError(BUREAU_MSG.busy, 'busy');
+    // Any other answer is a failure with the bureau's own words (the invoice service may be down).
+    if (!reason) throw new BureauError(stripBrackets(reply.msg) || BUREAU_MSG.busy, 'failed');
     return { kind: 'refused', reason, msg: stripBrackets(reply.msg) };
   }
 
