@@ -19,6 +19,7 @@ import { filingBatchModule } from './modules/filing-batch/filing-batch.routes.js
 import { filingCheckModule } from './modules/filing-check/filing-check.routes.js';
 import { filingConfirmModule } from './modules/filing-confirm/confirm.routes.js';
 import { filingEvidenceModule } from './modules/filing-evidence/evidence.routes.js';
+import { invoicePoolModule } from './modules/invoice-pool/invoice-pool.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
 import { messageModule } from './modules/message/message.routes.js';
 import { orgModule } from './modules/org/org.routes.js';
@@ -61,6 +62,7 @@ export function serverModules(): ServerModule[] {
     filingEvidenceModule,
     filingConfirmModule,
     etaxModule,
+    invoicePoolModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
 }

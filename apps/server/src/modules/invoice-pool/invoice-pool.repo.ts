@@ -1,0 +1,303 @@
+import {
+  type BureauInvoice,
+  CODE,
+  INVOICE_POOL_MSG,
+  INVOICE_RUN_PUSH_TYPE,
+  INVOICE_RUN_QUEUE,
+  type InvoiceRunStatus,
+  type PoolInvoice,
+  taxYuanToFen,
+} from '@dzy/shared';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Queryable, Tx } from '../../db/client.js';
+import { enterprises, invoiceRunClients, invoiceRuns, invoices } from '../../db/schema/index.js';
+import type {
+  DeductState,
+  InvoiceDirection,
+  InvoiceKind,
+  InvoiceRunKind,
+  InvoiceState,
+} from '../../db/schema/invoice.js';
+import { dataScope } from '../../lib/data-scope.js';
+import type { Deps } from '../../plugins/calls.js';
+import { AppError } from '../../plugins/errors.js';
+import type { SessionCtx } from '../../plugins/session.js';
+import { agencyOf } from '../declare/check.repo.js';
+import { type InvoiceInput, saveInvoices } from '../invoice-store/invoice-store.js';
+
+export { agencyOf };
+
+export type RunRow = typeof invoiceRuns.$inferSelect;
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
+const fen = (y: string | undefined) => (y === undefined ? 0 : (taxYuanToFen(y) ?? 0));
+
+const STATE_OF: Readonly<Record<string, InvoiceState>> = { '0': 'normal', '1': 'reversed', '2': 'void', '3': 'red' };
+const DEDUCT_OF: Readonly<Record<string, DeductState>> = { '0': 'none', '1': 'selected', '2': 'confirmed' };
+
+/** A bureau invoice as the store keeps it: the other party is the buyer of a sale, the seller of a purchase. */
+export function fromBureau(b: BureauInvoice, direction: InvoiceDirection): InvoiceInput {
+  const out = direction === 'out';
+  const deduct = out ? 'none' : (DEDUCT_OF[b.gxzt ?? '0'] ?? 'none');
+  return {
+    fphm: b.fphm,
+    kprq: b.kprq,
+    fplx: b.fplx as InvoiceKind,
+    state: STATE_OF[b.zt] ?? 'normal',
+    lzfphm: b.lzfphm ?? '',
+    cpName: out ? b.gfmc : b.xfmc,
+    cpTaxNo: out ? b.gfsh : b.xfsh,
+    amount: fen(b.hjje),
+    tax: fen(b.hjse),
+    total: fen(b.jshj),
+    deductState: deduct,
+    deductPeriod: deduct === 'none' ? '' : (b.gxssq ?? ''),
+    lines: b.lines.map((l) => ({
+      xh: l.xh,
+      spmc: l.spmc,
+      ssflbm: l.ssflbm,
+      ggxh: l.ggxh,
+      dw: l.dw,
+      sl: l.sl,
+      dj: l.dj,
+      amount: fen(l.je),
+      rate: l.slv,
+      tax: fen(l.se),
+    })),
+  };
+}
+
+/**
+ * Stored input invoices given a new deduction state (after the bureau's gx or qrtj accepted it), written
+ * through the store so the rollups' confirmed tax follows. Known invoices only: their lines stay.
+ */
+export async function restate(
+  tx: Tx,
+  agencyId: number,
+  enterpriseId: number,
+  rows: readonly InvoiceRow[],
+  deductState: DeductState,
+  deductPeriod: string,
+) {
+  if (rows.length === 0) return;
+  await saveInvoices(
+    tx,
+    { agencyId, enterpriseId, direction: 'in', source: 'collected' },
+    rows.map((r) => ({
+      fphm: r.fphm,
+      kprq: r.kprq,
+      fplx: r.fplx,
+      state: r.state,
+      lzfphm: r.lzfphm,
+      cpName: r.cpName,
+      cpTaxNo: r.cpTaxNo,
+      amount: r.amount,
+      tax: r.tax,
+      total: r.total,
+      deductState,
+      deductPeriod: deductState === 'none' ? '' : deductPeriod,
+      lines: [],
+    })),
+  );
+}
+
+export const toPoolInvoice = (r: InvoiceRow & { qymc: string }): PoolInvoice => ({
+  id: r.id,
+  aeiId: r.enterpriseId,
+  qymc: r.qymc,
+  fphm: r.fphm,
+  kprq: r.kprq,
+  month: r.month,
+  fplx: r.fplx,
+  state: r.state,
+  lzfphm: r.lzfphm,
+  cpName: r.cpName,
+  cpTaxNo: r.cpTaxNo,
+  amount: r.amount,
+  tax: r.tax,
+  total: r.total,
+  deductState: r.deductState,
+  deductPeriod: r.deductPeriod,
+  source: r.source,
+});
+
+export async function invoicesById(tx: Queryable, agencyId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .select({ i: invoices, qymc: enterprises.qymc })
+    .from(invoices)
+    .innerJoin(enterprises, eq(enterprises.id, invoices.enterpriseId))
+    .where(and(eq(invoices.agencyId, agencyId), inArray(invoices.id, ids)));
+  return rows.map((r) => ({ ...toPoolInvoice({ ...r.i, qymc: r.qymc }) }));
+}
+
+/** Clients the caller may work on: the tenant, in the book, in service, in the caller's data scope. */
+export const poolClients = (session: SessionCtx) =>
+  and(
+    eq(enterprises.agencyId, agencyOf(session)),
+    sql`${enterprises.deletedAt} is null`,
+    eq(enterprises.serviceStatus, '1'),
+    dataScope(session, enterprises.allocateUser),
+  );
+
+/** Clients in the caller's data scope (any service state: statistics show a client's history). */
+export const scopedClients = (session: SessionCtx) =>
+  and(
+    eq(enterprises.agencyId, agencyOf(session)),
+    sql`${enterprises.deletedAt} is null`,
+    dataScope(session, enterprises.allocateUser),
+  );
+
+/** One client of the tenant in the caller's scope, or 404. */
+export async function findClient(tx: Queryable, session: SessionCtx, aeiId: number) {
+  const [e] = await tx
+    .select()
+    .from(enterprises)
+    .where(and(scopedClients(session), eq(enterprises.id, aeiId)));
+  if (!e) throw new AppError(CODE.NOT_FOUND, INVOICE_POOL_MSG.enterpriseNotFound);
+  return e;
+}
+
+/** A run by its taskId (tenant, caller's data scope by its starter), or 404. */
+export async function findRun(tx: Queryable, session: SessionCtx, taskId: string): Promise<RunRow> {
+  const id = Number(taskId);
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647)
+    throw new AppError(CODE.NOT_FOUND, INVOICE_POOL_MSG.runNotFound);
+  const [r] = await tx
+    .select()
+    .from(invoiceRuns)
+    .where(
+      and(
+        eq(invoiceRuns.agencyId, agencyOf(session)),
+        eq(invoiceRuns.id, id),
+        inArray(invoiceRuns.kind, ['collect', 'confirm']),
+        dataScope(session, invoiceRuns.userId),
+      ),
+    );
+  if (!r) throw new AppError(CODE.NOT_FOUND, INVOICE_POOL_MSG.runNotFound);
+  return r;
+}
+
+/** Queues one job per client of the run (pending outcome rows); `tag` makes a retry's keys new. */
+export async function enqueueClients(tx: Tx, run: RunRow, enterpriseIds: readonly number[], tag = '') {
+  for (let i = 0; i < enterpriseIds.length; i += 2000) {
+    const part = enterpriseIds.slice(i, i + 2000);
+    const list = sql.join(
+      part.map((x) => sql`(${x}::int)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      with c as (
+        insert into invoice_run_clients (agency_id, run_id, enterprise_id)
+        select ${run.agencyId}::int, ${run.id}::int, v.id from (values ${list}) as v(id)
+        on conflict (run_id, enterprise_id) do update set state = null, msg = '', invoice_num = 0, updated_at = now()
+        returning enterprise_id
+      )
+      insert into jobs (agency_id, queue, key, payload)
+      select ${run.agencyId}::int, ${INVOICE_RUN_QUEUE}, ${run.id}::text || ':' || c.enterprise_id::text || ${tag}::text,
+        jsonb_build_object('runId', ${run.id}::int, 'enterpriseId', c.enterprise_id)
+      from c
+      on conflict (queue, key) do nothing`);
+  }
+}
+
+export async function createRun(
+  tx: Tx,
+  p: { agencyId: number; userId: number; kind: InvoiceRunKind; month: string },
+  enterpriseIds: readonly number[],
+): Promise<RunRow> {
+  const [run] = await tx
+    .insert(invoiceRuns)
+    .values({ agencyId: p.agencyId, userId: p.userId, kind: p.kind, month: p.month, totalNum: enterpriseIds.length })
+    .returning();
+  if (!run) throw new Error('invoice run not created');
+  await enqueueClients(tx, run, enterpriseIds);
+  return run;
+}
+
+/** Runs' progress and failures (the failures only when asked: the push carries none). */
+export async function runStatus(
+  tx: Queryable,
+  runs: readonly RunRow[],
+  withFailures = true,
+): Promise<InvoiceRunStatus[]> {
+  if (runs.length === 0) return [];
+  const counts = rowsOf<{ run_id: number; ok: number; bad: number; n: number }>(
+    await tx.execute(sql`
+      select run_id, count(*) filter (where state = 'ok')::int as ok, count(*) filter (where state = 'failed')::int as bad,
+        coalesce(sum(invoice_num) filter (where state = 'ok'), 0)::int as n
+      from invoice_run_clients where run_id in (${sql.join(
+        runs.map((r) => sql`${r.id}`),
+        sql`, `,
+      )})
+      group by run_id`),
+  );
+  const fails = withFailures
+    ? await tx
+        .select({
+          runId: invoiceRunClients.runId,
+          aeiId: invoiceRunClients.enterpriseId,
+          msg: invoiceRunClients.msg,
+          qymc: enterprises.qymc,
+          qysh: enterprises.qysh,
+        })
+        .from(invoiceRunClients)
+        .innerJoin(enterprises, eq(enterprises.id, invoiceRunClients.enterpriseId))
+        .where(
+          and(
+            inArray(
+              invoiceRunClients.runId,
+              runs.map((r) => r.id),
+            ),
+            eq(invoiceRunClients.state, 'failed'),
+          ),
+        )
+        .orderBy(invoiceRunClients.runId, enterprises.qymc, invoiceRunClients.enterpriseId)
+    : [];
+  return runs.map((r) => {
+    const c = counts.find((x) => Number(x.run_id) === r.id);
+    const ok = Number(c?.ok ?? 0);
+    const bad = Number(c?.bad ?? 0);
+    const done = ok + bad;
+    return {
+      taskId: String(r.id),
+      kind: r.kind === 'confirm' ? 'confirm' : 'collect',
+      month: r.month,
+      state: r.state,
+      totalNum: r.totalNum,
+      successNum: ok,
+      failNum: bad,
+      completeNum: done,
+      rate: r.totalNum === 0 ? 100 : Math.min(100, Math.floor((done * 100) / r.totalNum)),
+      invoiceNum: Number(c?.n ?? 0),
+      fail: fails
+        .filter((f) => f.runId === r.id)
+        .map((f) => ({ aeiId: f.aeiId, qymc: f.qymc, qysh: f.qysh, msg: f.msg })),
+    };
+  });
+}
+
+/** Ends a run once no client is pending; null while some remain or when it had ended. */
+export async function finishIfDone(tx: Queryable, runId: number): Promise<RunRow | null> {
+  const [r] = await tx
+    .update(invoiceRuns)
+    .set({ state: 'done', finishedAt: new Date() })
+    .where(
+      and(
+        eq(invoiceRuns.id, runId),
+        eq(invoiceRuns.state, 'running'),
+        sql`not exists (select 1 from ${invoiceRunClients} c where c.run_id = ${runId} and c.state is null)`,
+      ),
+    )
+    .returning();
+  return r ?? null;
+}
+
+export async function publishStatus(deps: Deps, userId: number, status: InvoiceRunStatus) {
+  try {
+    await deps.push.publish([userId], { type: INVOICE_RUN_PUSH_TYPE, data: { ...status, fail: [] } });
+  } catch {
+    // The page polls as well.
+  }
+}
