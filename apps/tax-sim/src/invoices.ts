@@ -229,7 +229,8 @@ function linesFor(
     let sl = '';
     let dj = '';
     if (c.goods) {
-      const qty = int(r, 1, 200);
+      // A plausible unit price (5-800 yuan), so the quantity follows from the amount.
+      const qty = Math.max(1, Math.round(amount / (int(r, 5, 800) * 100)));
       sl = String(qty);
       dj = trimDecimals((amount / qty / 100).toFixed(6));
     } else if (r() < 0.5) {
