@@ -11,7 +11,6 @@ import {
   grsdsSsqMax,
   type ItemState,
   iitEstimate,
-  NO_TAX_NUMBER_PROMPT,
   payPlanCall,
   planFigures,
   planItemsCall,
@@ -29,7 +28,7 @@ import {
   updateItemCall,
   validateSbsj,
 } from '@dzy/shared';
-import { and, asc, desc, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { countOf, listPage } from '../../db/paging.js';
 import {
@@ -47,7 +46,7 @@ import { type Served, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
-import { contractBlocks } from '../contract/contract-status.js';
+import { chooseBatchClients } from '../customer/batch-clients.js';
 import { rosterClients } from '../filing/filing.repo.js';
 import { filingRunJob } from './filing-batch.jobs.js';
 import {
@@ -103,37 +102,11 @@ const save = serve(saveSbqcCall, async ({ body, session, tx, req, deps, afterCom
   }
   const types = body.kind === 'grsds' ? ['grsds'] : [...new Set(body.taxTypes)];
 
-  const wanted = [...new Set(body.aeiIds)];
-  const inBook = await tx
-    .select({ id: enterprises.id, qysh: enterprises.qysh, qymc: enterprises.qymc })
-    .from(enterprises)
-    .where(and(rosterClients(session), body.scope === 'selected' ? inArray(enterprises.id, wanted) : undefined))
-    .orderBy(asc(enterprises.id));
-  if (body.scope === 'selected' && inBook.length !== wanted.length)
-    throw new AppError(CODE.NOT_FOUND, FILING_BATCH_MSG.notYours);
-  const noQysh = inBook
-    .filter((e) => !e.qysh)
-    .map((e) => ({ aeiId: e.id, qymc: e.qymc, qysh: '', warning: NO_TAX_NUMBER_PROMPT }));
-  let chosen = inBook.filter((e) => e.qysh);
-  const blocks = await contractBlocks(
-    tx,
-    agencyId,
-    chosen.map((e) => e.id),
-    'sb',
-    today,
-  );
-  const blocked = chosen
-    .filter((e) => blocks.has(e.id))
-    .map((e) => ({ aeiId: e.id, qymc: e.qymc, qysh: e.qysh, warning: blocks.get(e.id) ?? '' }));
-  if (blocked.length > 0) chosen = chosen.filter((e) => !blocks.has(e.id));
-  if (chosen.length === 0) {
-    if (blocked.length > 0)
-      throw new AppError(
-        CODE.CONFLICT,
-        blocked.length === 1 ? (blocked[0]?.warning ?? '') : FILING_BATCH_MSG.allBlocked,
-      );
-    throw new AppError(CODE.EMPTY, noQysh.length > 0 ? NO_TAX_NUMBER_PROMPT : FILING_BATCH_MSG.noEnterprise);
-  }
+  const { chosen, noQysh, blocked } = await chooseBatchClients(tx, session, body, {
+    ly: 'sb',
+    inServiceAlways: true,
+    msg: FILING_BATCH_MSG,
+  });
 
   const [plan] = await tx
     .insert(filingPlans)

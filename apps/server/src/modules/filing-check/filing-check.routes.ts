@@ -23,7 +23,6 @@ import {
   lbsjcItemsCall,
   lbsjcLogListCall,
   lbsjcRateCall,
-  NO_TAX_NUMBER_PROMPT,
   saveConfirmSettingCall,
   saveIgnoredTypesCall,
   saveRemindDaysCall,
@@ -34,7 +33,7 @@ import {
   xxbqListCall,
   xxbqSaveCall,
 } from '@dzy/shared';
-import { and, asc, desc, eq, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { listPage, NO_CURSORS } from '../../db/paging.js';
 import {
@@ -55,7 +54,7 @@ import { type Served, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
-import { contractBlocks } from '../contract/contract-status.js';
+import { chooseBatchClients } from '../customer/batch-clients.js';
 import { confirmSettingsOf, confirmSettingWire, fenToYuan } from '../filing-confirm/settings.js';
 import { calendarMonths, dueReturns, isFiledState } from './due.js';
 import { requireLbsjc, requireWsb, whitelistsOf } from './gate.js';
@@ -180,39 +179,7 @@ function startCheck(kind: LbsjcKind) {
         ),
       );
     if (running) throw new AppError(CODE.CONFLICT, LBSJC_MSG.busyRunning);
-    const wanted = [...new Set(body.aeiIds)];
-    let chosen = await tx
-      .select({ id: enterprises.id, qysh: enterprises.qysh, qymc: enterprises.qymc })
-      .from(enterprises)
-      .where(
-        and(
-          inScope(session),
-          body.scope === 'selected' ? inArray(enterprises.id, wanted) : eq(enterprises.serviceStatus, '1'),
-        ),
-      )
-      .orderBy(asc(enterprises.id));
-    if (body.scope === 'selected' && chosen.length !== wanted.length)
-      throw new AppError(CODE.NOT_FOUND, LBSJC_MSG.notYours);
-    const noQysh = chosen
-      .filter((e) => !e.qysh)
-      .map((e) => ({ aeiId: e.id, qymc: e.qymc, qysh: '', warning: NO_TAX_NUMBER_PROMPT }));
-    chosen = chosen.filter((e) => e.qysh);
-    const blocks = await contractBlocks(
-      tx,
-      agencyId,
-      chosen.map((e) => e.id),
-      'sb',
-      chinaDate(),
-    );
-    const blocked = chosen
-      .filter((e) => blocks.has(e.id))
-      .map((e) => ({ aeiId: e.id, qymc: e.qymc, qysh: e.qysh, warning: blocks.get(e.id) ?? '' }));
-    chosen = chosen.filter((e) => !blocks.has(e.id));
-    if (chosen.length === 0) {
-      if (blocked.length > 0)
-        throw new AppError(CODE.CONFLICT, blocked.length === 1 ? (blocked[0]?.warning ?? '') : LBSJC_MSG.allBlocked);
-      throw new AppError(CODE.EMPTY, LBSJC_MSG.noEnterprise);
-    }
+    const { chosen, noQysh, blocked } = await chooseBatchClients(tx, session, body, { ly: 'sb', msg: LBSJC_MSG });
     const [batch] = await tx
       .insert(lbsjcBatches)
       .values({

@@ -10,9 +10,8 @@ import {
   filingSyncRateCall,
   filingSyncStartCall,
   filingSyncStopCall,
-  NO_TAX_NUMBER_PROMPT,
 } from '@dzy/shared';
-import { and, asc, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
+import { and, eq, like, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { countOf, listPage } from '../../db/paging.js';
 import {
@@ -26,9 +25,8 @@ import {
 import { audit } from '../../lib/audit.js';
 import { type Served, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
-import { contractBlocks } from '../contract/contract-status.js';
+import { chooseBatchClients } from '../customer/batch-clients.js';
 import { filingFileRoutes } from './filing.files.js';
 import { filingSyncJob, publishSyncRate } from './filing.jobs.js';
 import {
@@ -68,38 +66,12 @@ const start = serve(filingSyncStartCall, async ({ body, session, tx, req, deps, 
     );
   if (running) throw new AppError(CODE.CONFLICT, FILING_MSG.busyRunning);
 
-  const wanted = [...new Set(body.aeiIds)];
-  const inBook = await tx
-    .select({ id: enterprises.id, qysh: enterprises.qysh, qymc: enterprises.qymc })
-    .from(enterprises)
-    .where(and(rosterClients(session), body.scope === 'selected' ? inArray(enterprises.id, wanted) : undefined))
-    .orderBy(asc(enterprises.id));
-  // Every id named must be a client of the caller's (tenant and data scope): no partial sync of others'.
-  if (body.scope === 'selected' && inBook.length !== wanted.length) {
-    throw new AppError(CODE.NOT_FOUND, FILING_MSG.notYours);
-  }
-  // Without a tax number the bureau cannot be asked: reported with the spec's prompt.
-  const noQysh = inBook
-    .filter((e) => !e.qysh)
-    .map((e) => ({ aeiId: e.id, qymc: e.qymc, qysh: '', warning: NO_TAX_NUMBER_PROMPT }));
-  let chosen = inBook.filter((e) => e.qysh);
-  // The 申报 contract reminder at level 2 (提醒并限制操作) keeps a client out, as in 报税检查.
-  const blocks = await contractBlocks(
-    tx,
-    agencyId,
-    chosen.map((e) => e.id),
-    'sb',
-    chinaDate(),
-  );
-  const blocked = chosen
-    .filter((e) => blocks.has(e.id))
-    .map((e) => ({ aeiId: e.id, qymc: e.qymc, qysh: e.qysh, warning: blocks.get(e.id) ?? '' }));
-  if (blocked.length > 0) chosen = chosen.filter((e) => !blocks.has(e.id));
-  if (chosen.length === 0) {
-    if (blocked.length > 0)
-      throw new AppError(CODE.CONFLICT, blocked.length === 1 ? (blocked[0]?.warning ?? '') : FILING_MSG.allBlocked);
-    throw new AppError(CODE.EMPTY, noQysh.length > 0 ? NO_TAX_NUMBER_PROMPT : FILING_MSG.noEnterprise);
-  }
+  // Every id named must be a client of the caller's; no tax number, or a 申报 contract block, keeps one out.
+  const { chosen, noQysh, blocked } = await chooseBatchClients(tx, session, body, {
+    ly: 'sb',
+    inServiceAlways: true,
+    msg: FILING_MSG,
+  });
 
   const [batch] = await tx
     .insert(filingSyncBatches)
