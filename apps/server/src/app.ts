@@ -19,6 +19,7 @@ import { filingBatchModule } from './modules/filing-batch/filing-batch.routes.js
 import { filingCheckModule } from './modules/filing-check/filing-check.routes.js';
 import { filingConfirmModule } from './modules/filing-confirm/confirm.routes.js';
 import { filingEvidenceModule } from './modules/filing-evidence/evidence.routes.js';
+import { invoiceModule } from './modules/invoice/invoice.routes.js';
 import { invoicePoolModule } from './modules/invoice-pool/invoice-pool.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
 import { messageModule } from './modules/message/message.routes.js';
@@ -63,6 +64,7 @@ export function serverModules(): ServerModule[] {
     filingConfirmModule,
     etaxModule,
     invoicePoolModule,
+    invoiceModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
 }
