@@ -245,9 +245,9 @@ function poolList(direction: 'out' | 'in') {
     ) as SQL;
     const from = sql`${invoices}`;
     const { total, sums } = await countOf(tx, from, where, {
-      amount: sql`coalesce(sum(${invoices.amount}) filter (where ${invoices.state} <> 'void'), 0)`,
-      tax: sql`coalesce(sum(${invoices.tax}) filter (where ${invoices.state} <> 'void'), 0)`,
-      total: sql`coalesce(sum(${invoices.total}) filter (where ${invoices.state} <> 'void'), 0)`,
+      sumAmount: sql`coalesce(sum(${invoices.amount}) filter (where ${invoices.state} <> 'void'), 0)`,
+      sumTax: sql`coalesce(sum(${invoices.tax}) filter (where ${invoices.state} <> 'void'), 0)`,
+      sumTotal: sql`coalesce(sum(${invoices.total}) filter (where ${invoices.state} <> 'void'), 0)`,
     });
     const { pageNo, pageSize, cursor, ...filter } = body;
     const page = await pageIds(tx, {
@@ -263,7 +263,7 @@ function poolList(direction: 'out' | 'in') {
       list: page.ids.flatMap((id) => byId.get(id) ?? []),
       total,
       cursor: page.cursor,
-      sums: { amount: n(sums.amount), tax: n(sums.tax), total: n(sums.total) },
+      sums: { amount: n(sums.sumAmount), tax: n(sums.sumTax), total: n(sums.sumTotal) },
     };
   };
 }
