@@ -143,10 +143,19 @@ export async function figuresOf(
   if (item.taxType === 'zzs' || item.taxType === 'yhs') {
     let zp = 0;
     let pp = 0;
+    // General VAT: sales by rate and the input confirmed (用途确认) for every month of the period.
+    const byRate = { xse13: 0, xse9: 0, xse6: 0 };
+    let jxse = 0;
+    let confirmed = true;
     for (const [q, z] of salesPeriods(nsrlx, item.skssqq, item.skssqz)) {
       const inv = await invoices(q, z);
       zp += fen(inv.zpje);
       pp += fen(inv.ppje);
+      byRate.xse13 += fen(inv.xse13 ?? '0');
+      byRate.xse9 += fen(inv.xse9 ?? '0');
+      byRate.xse6 += fen(inv.xse6 ?? '0');
+      jxse += fen(inv.jxse ?? '0');
+      confirmed &&= inv.jxqr === true;
     }
     if (zp + pp === 0) return zero();
     if (item.taxType === 'yhs') {
@@ -175,11 +184,30 @@ export async function figuresOf(
         msg: FILING_BATCH_MSG.generated,
       };
     }
-    // General taxpayers: sales from the invoices, the input VAT typed by the user (no input invoices yet).
+    // General taxpayers: sales by rate from the invoices; the input VAT the bureau confirmed for the period
+    // (用途确认), else typed by the user. Sales at no VAT rate on this return (免税, 0 %) are not among them.
+    const sales = {
+      xse13: taxFenToYuan(byRate.xse13),
+      xse9: taxFenToYuan(byRate.xse9),
+      xse6: taxFenToYuan(byRate.xse6),
+    };
+    if (confirmed) {
+      const sbsj = { ...sales, jxse: taxFenToYuan(jxse) };
+      const f = planFigures('zzs', '0', item.cycle, sbsj);
+      return {
+        source: 'invoices',
+        sbsj,
+        ...f,
+        estimate: false,
+        diff: null,
+        state: 'planned',
+        msg: FILING_BATCH_MSG.generated,
+      };
+    }
     return {
       source: 'invoices',
-      sbsj: { xse13: taxFenToYuan(zp + pp) },
-      srze: zp + pp,
+      sbsj: sales,
+      srze: byRate.xse13 + byRate.xse9 + byRate.xse6,
       ybtse: 0,
       estimate: false,
       diff: null,
