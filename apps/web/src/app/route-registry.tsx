@@ -42,6 +42,7 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
     'SpecialPermissionPage',
   ),
   '/platform/applications': lazyNamed(() => import('./layout/platform-page'), 'PlatformPage'),
+  '/moreModuleCloudInvoice/xxfp': lazyNamed(() => import('../features/invoice/pages/xxfp-page'), 'XxfpPage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */
@@ -50,6 +51,7 @@ export const SHELL_PAGES: Readonly<Record<string, LazyPage>> = {
     () => import('../features/message/pages/about-download-page'),
     'AboutDownloadPage',
   ),
+  '/moreModuleCloudInvoice': lazyNamed(() => import('../features/invoice/pages/invoice-home'), 'InvoiceHome'),
 };
 
 /** Pages every signed-in user has, whatever the menu says (foundation.md §2: / shows the portal). */

@@ -175,7 +175,9 @@ export function AppHeader(props: AppHeaderProps) {
             placement="bottomRight"
             menu={{
               items: more.map((m) => ({ key: m.key, label: m.title })),
-              onClick: ({ key }) => setPartner(key as PartnerKey),
+              // 发票 is this product's own module now (issue 15); the others stay partner services.
+              onClick: ({ key }) =>
+                key === 'moreModuleCloudInvoice' ? navigate('/moreModuleCloudInvoice') : setPartner(key as PartnerKey),
             }}
           >
             <button type="button" className="dzy-header-icon dzy-header-text" aria-label="更多">
