@@ -43,6 +43,9 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   ),
   '/platform/applications': lazyNamed(() => import('./layout/platform-page'), 'PlatformPage'),
   '/moreModuleCloudInvoice/xxfp': lazyNamed(() => import('../features/invoice/pages/xxfp-page'), 'XxfpPage'),
+  '/moreModuleCloudInvoice/jxfp': lazyNamed(() => import('../features/invoice-pool/pages/jxfp-page'), 'JxfpPage'),
+  '/moreModuleCloudInvoice/fpc': lazyNamed(() => import('../features/invoice-pool/pages/fpc-page'), 'FpcPage'),
+  '/moreModuleCloudInvoice/fptj': lazyNamed(() => import('../features/invoice-pool/pages/fptj-page'), 'FptjPage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */
