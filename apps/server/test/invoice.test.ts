@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   allowedRates,
+  batchRateCall,
   billingSummaryCall,
   CODE,
+  CONTRACT_WARNING,
+  INVOICE_BATCH_COLUMNS,
   INVOICE_MSG,
   INVOICE_OUT_FILES,
   INVOICE_OUT_MSG,
@@ -10,9 +13,12 @@ import {
   outDetailCall,
   outListCall,
   redLetterCall,
+  saveReminderSettingsCall,
   usccCheckChar,
 } from '@dzy/shared';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipart } from './customer-helpers.js';
 import { credentialDemoClients, type ResumeServer, useResumeRig } from './resume-helpers.js';
 
 const rig = useResumeRig({ dirPrefix: 'dzy-invoice-out-' });
@@ -119,6 +125,117 @@ describe('销项发票', () => {
     expect(r.msg).toContain(INVOICE_MSG.buyerTaxNo);
   });
 
+  it('shows the bureau’s refusal when the month’s quota (授信额度) is not enough', async () => {
+    const r = await s.call(
+      issueCall.path,
+      form({
+        lines: [{ ssflbm: CODE_CATERING, spmc: '', je: '900000000.00', slv: allowedRates(CODE_CATERING, nsrlx)[0] }],
+      }),
+      admin,
+    );
+    expect(r.code).toBe(CODE.BAD_REQUEST);
+    expect(r.msg).toContain(INVOICE_MSG.quota);
+  });
+
+  it('refuses a rate the item does not allow before asking the bureau', async () => {
+    const r = await s.call(
+      issueCall.path,
+      form({ lines: [{ ssflbm: CODE_CATERING, spmc: '', je: '100.00', slv: '0.13' }] }),
+      admin,
+    );
+    expect(r.code).toBe(CODE.BAD_REQUEST);
+    expect(r.msg).toContain('第1行');
+  });
+
+  it('batch issuing from .xlsx: rows grouped by 发票序号, issued by a job, refusals in the failure file', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('批量开票');
+    ws.addRow([...INVOICE_BATCH_COLUMNS]);
+    const rate = allowedRates(CODE_CATERING, nsrlx)[0] === '0.06' ? '6%' : '3%';
+    const badNo = `${buyerTaxNo.slice(0, 17)}${buyerTaxNo.endsWith('1') ? '2' : '1'}`;
+    ws.addRow(['1', '普票', '批量甲公司', buyerTaxNo, CODE_CATERING, '午餐', '', '份', '2', '50', '100', rate, '']);
+    ws.addRow(['1', '普票', '批量甲公司', buyerTaxNo, CODE_CATERING, '晚餐', '', '', '', '', '200', rate, '']);
+    ws.addRow(['2', '普票', '批量乙公司', buyerTaxNo, CODE_CATERING, '午餐', '', '', '', '', '100', '7%', '']);
+    ws.addRow(['3', '普票', '批量丙公司', badNo, CODE_CATERING, '午餐', '', '', '', '', '100', rate, '']);
+    const data = Buffer.from(await wb.xlsx.writeBuffer());
+    const body = multipart({ name: '批量开票.xlsx', data });
+    const res = await s.app.inject({
+      method: 'POST',
+      url: `/api/${INVOICE_OUT_FILES.batchUpload}?aeiId=${client.id}`,
+      headers: { ...body.headers, cookie: admin },
+      payload: body.payload,
+    });
+    const up = res.json() as { code: number; msg: string; data: { runId: number; total: number } };
+    expect(up.code, up.msg).toBe(CODE.OK);
+    expect(up.data.total).toBe(3);
+    let rate_: { state: string; successNum: number; failNum: number; fphms: string[] } | null = null;
+    for (let i = 0; i < 100; i++) {
+      const r = await s.call<{ state: string; successNum: number; failNum: number; fphms: string[] }>(
+        batchRateCall.path,
+        { runId: up.data.runId },
+        admin,
+      );
+      expect(r.code, r.msg).toBe(CODE.OK);
+      rate_ = r.data;
+      if (r.data.state !== 'running') break;
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
+    expect(rate_).toMatchObject({ state: 'done', successNum: 1, failNum: 2 });
+    const one = await rig.owner<{ total: string }>(s.db, 'select total::text from invoices where fphm = $1', [
+      rate_?.fphms[0],
+    ]);
+    expect(one[0]?.total).toBe('30000');
+    const fail = await s.app.inject({
+      method: 'GET',
+      url: `/api/${INVOICE_OUT_FILES.batchFail}/${up.data.runId}`,
+      headers: { cookie: admin },
+    });
+    expect(fail.statusCode).toBe(200);
+    const back = new ExcelJS.Workbook();
+    await back.xlsx.load(fail.rawPayload as unknown as ArrayBuffer);
+    const sheet = back.worksheets[0];
+    const reasons: string[] = [];
+    sheet?.eachRow((row, n) => {
+      if (n > 1) reasons.push(String(row.getCell(INVOICE_BATCH_COLUMNS.length + 2).value));
+    });
+    expect(reasons.length).toBe(2);
+    expect(reasons.some((r) => r.includes('税率'))).toBe(true);
+    expect(reasons.some((r) => r.includes(INVOICE_MSG.buyerTaxNo))).toBe(true);
+    const other = await s.login('13900000000');
+    const theirs = await s.call(batchRateCall.path, { runId: up.data.runId }, other);
+    expect(theirs.code).toBe(CODE.NOT_FOUND);
+  }, 90_000);
+
+  it('a contract reminder at level 2 for 发票 blocks issuing for a client without a valid contract', async () => {
+    const many = await rig.owner<{ id: number }>(
+      s.db,
+      `select e.id from enterprises e where e.agency_id = (select agency_id from enterprises where id = $1)
+         and e.deleted_at is null and e.qysh <> '' order by e.id limit 40`,
+      [client.id],
+    );
+    expect((await s.call(saveReminderSettingsCall.path, { fp_wyxht: 2 }, admin)).code).toBe(CODE.OK);
+    try {
+      let blocked: number | null = null;
+      for (const e of many) {
+        const r = await s.call<{ blocked: string }>(
+          billingSummaryCall.path,
+          { aeiId: e.id, month: month(), live: false },
+          admin,
+        );
+        if (r.data.blocked) {
+          expect(r.data.blocked).toBe(CONTRACT_WARNING.noContract);
+          blocked = e.id;
+          break;
+        }
+      }
+      expect(blocked).not.toBeNull();
+      const r = await s.call(issueCall.path, form({ aeiId: blocked }), admin);
+      expect([r.code, r.msg]).toEqual([CODE.CONFLICT, CONTRACT_WARNING.noContract]);
+    } finally {
+      await s.call(saveReminderSettingsCall.path, { fp_wyxht: 0 }, admin);
+    }
+  }, 60_000);
+
   it('a lost reply leaves the request pending; the retry sends the same id and issues once', async () => {
     rig.sim.faults.set({ lostReply: 'always' }, client.qysh, 'fp/kp');
     const f = form({ buyer: { name: '丢失应答测试公司', taxNo: buyerTaxNo } });
@@ -178,6 +295,20 @@ describe('销项发票', () => {
 
     const staff = await s.login('13800000002');
     const [me] = await rig.owner<{ id: number }>(s.db, "select id from users where phone = '13800000002'");
+    const scope = await rig.owner<{ id: number; mine: boolean }>(
+      s.db,
+      `select e.id, (e.allocate_user = $2) as mine from enterprises e
+        where e.agency_id = (select agency_id from enterprises where id = $1) and e.deleted_at is null and e.qysh <> ''
+        order by e.id limit 60`,
+      [client.id, me?.id],
+    );
+    const mine = scope.find((e) => e.mine);
+    const notMine = scope.find((e) => !e.mine);
+    expect(mine).toBeDefined();
+    const own = await s.call(outListCall.path, { aeiId: mine?.id, month: month() }, staff);
+    expect(own.code, own.msg).toBe(CODE.OK);
+    const foreign = await s.call(outListCall.path, { aeiId: notMine?.id, month: month() }, staff);
+    expect(foreign.code).toBe(CODE.NOT_FOUND);
     if (client.allocate_user !== me?.id) {
       const sd = await s.call(outDetailCall.path, { id: issued.id }, staff);
       expect(sd.code).toBe(CODE.NOT_FOUND);
