@@ -7,12 +7,15 @@ import {
   INVOICE_CODE,
   INVOICE_MSG,
   INVOICE_RATES,
+  INVOICE_TAX_TOLERANCE,
+  INVOICE_TOTAL_TAX_TOLERANCE,
   type InvoiceCode,
   type InvoiceDirection,
   type InvoiceKind,
   type InvoiceRate,
   type InvoiceRefusal,
   invoiceCodeOf,
+  invoiceLineTax,
   isValidUscc,
   printedName,
   RED_REASONS,
@@ -34,18 +37,7 @@ const int = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo 
 const pick = <T>(r: Rand, list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
-/** Rate in per-mille; 免税 and 0 % none. */
-const PERMILLE: Readonly<Record<InvoiceRate, number>> = {
-  '0.13': 130,
-  '0.09': 90,
-  '0.06': 60,
-  '0.05': 50,
-  '0.03': 30,
-  '0.01': 10,
-  '0': 0,
-  mz: 0,
-};
-export const taxOf = (je: number, rate: InvoiceRate) => Math.round((je * PERMILLE[rate]) / 1000);
+export const taxOf = invoiceLineTax;
 
 // --- the model --------------------------------------------------------------------------------------
 
@@ -666,7 +658,7 @@ export function createInvoiceDesk(opts: { perMonth?: number; startedAt?: number 
         );
       }
       const due = taxOf(je, slv);
-      if (Math.abs(se - due) > 1) {
+      if (Math.abs(se - due) > INVOICE_TAX_TOLERANCE) {
         return refuse('taxMismatch', `${row}税额 ${yuan(se)} 元，应为 ${yuan(due)} 元（误差不超过 0.01 元）`);
       }
       expected += due;
@@ -685,7 +677,7 @@ export function createInvoiceDesk(opts: { perMonth?: number; startedAt?: number 
     }
     const je = lines.reduce((s, l) => s + l.je, 0);
     const se = lines.reduce((s, l) => s + l.se, 0);
-    if (Math.abs(se - expected) > 127) {
+    if (Math.abs(se - expected) > INVOICE_TOTAL_TAX_TOLERANCE) {
       return refuse('taxMismatch', `合计税额 ${yuan(se)} 元与按行计算的 ${yuan(expected)} 元相差超过 1.27 元`);
     }
     const q = quota(ctx, ctx.today.slice(0, 7));

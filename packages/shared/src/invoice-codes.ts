@@ -152,3 +152,36 @@ export function findInvoiceCodes(query: string, limit = 20): InvoiceCode[] {
   const byShort = INVOICE_CODES.filter((c) => !c.name.includes(q) && c.short.includes(q));
   return [...byName, ...byShort].slice(0, limit);
 }
+
+/** A rate in per-mille (免税 and 0 %: none). */
+export const RATE_PERMILLE: Readonly<Record<InvoiceRate, number>> = {
+  '0.13': 130,
+  '0.09': 90,
+  '0.06': 60,
+  '0.05': 50,
+  '0.03': 30,
+  '0.01': 10,
+  '0': 0,
+  mz: 0,
+};
+
+/**
+ * A line's tax in fen from its amount before tax (fen): round(je × rate), half away from zero — the figure
+ * the bureau checks fp/kp against (INVOICE_TAX_TOLERANCE per line, INVOICE_TOTAL_TAX_TOLERANCE per invoice).
+ */
+export function invoiceLineTax(je: number, rate: InvoiceRate): number {
+  const x = (Math.abs(je) * RATE_PERMILLE[rate] + 500) / 1000;
+  return Math.sign(je) * Math.floor(x);
+}
+/** Tax may differ from invoiceLineTax by 1 fen a line and 127 fen over an invoice. */
+export const INVOICE_TAX_TOLERANCE = 1;
+export const INVOICE_TOTAL_TAX_TOLERANCE = 127;
+
+/**
+ * A price including tax split into amount and tax (fen): je = round(total / (1 + rate)), se = total − je,
+ * for the product's 含税 entry.
+ */
+export function splitTaxIncluded(total: number, rate: InvoiceRate): { je: number; se: number } {
+  const je = Math.round((total * 1000) / (1000 + RATE_PERMILLE[rate]));
+  return { je, se: total - je };
+}
