@@ -22,7 +22,7 @@ import {
   type RedReason,
   usccCheckChar,
 } from '@dzy/shared';
-import { type Book, isFiled, mix, monthIndex, vatSalesOfMonth } from './filing.js';
+import { type Book, isFiled, mix, monthIndex, scaleOf, vatSalesOfMonth } from './filing.js';
 import { fenOf } from './returns.js';
 import { areaOf, hash, personName, provinceOf, type Rand, seeded, type Taxpayer, yuan } from './taxpayers.js';
 
@@ -276,8 +276,11 @@ function generate(t: Taxpayer, month: string, perMonth: number): { xx: SimInvoic
   const area = areaOf(t.qysh);
   const { buyers, sellers } = partiesOf(t);
   const items = TRADES[tradeOf(t)] ?? OVERHEAD;
-  const base = seeded(hash(`invoice-count:${t.qysh}`));
-  const usual = general ? int(base, 10, 60) : int(base, 3, 15);
+  // How many a month: by the taxpayer's scale (monthly sales), 10-60 for general, 3-15 for small-scale.
+  const scale = scaleOf(t).sales;
+  const usual = general
+    ? Math.min(60, 10 + Math.round((50 * Math.max(0, scale - 20_000_000)) / 280_000_000))
+    : Math.min(15, 3 + Math.round((12 * Math.max(0, scale - 1_000_000)) / 10_000_000));
 
   // 销项: the month's sales over the invoices.
   const xx: SimInvoice[] = [];
