@@ -214,7 +214,8 @@ const keywordOf = (kw: string) =>
     ? sql`(${invoices.fphm} = ${kw} or ${invoices.cpTaxNo} = ${kw} or ${invoices.cpName} like ${`%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`
     : undefined;
 
-function poolList(direction: 'out' | 'in') {
+/** A pool list's work (exported for the bench's SQL side). */
+export function poolList(direction: 'out' | 'in') {
   return async ({
     body,
     session,
@@ -273,7 +274,16 @@ const jxList = serve(queryFpJxfpCall, poolList('in'));
 
 // --- statistics (rollups only) ------------------------------------------------------------------------------
 
-const trend = serve(searchJXxDataCall, async ({ body, session, tx }) => {
+/** The 12-month trend's work (exported for the bench). */
+export const trendOf = async ({
+  body,
+  session,
+  tx,
+}: {
+  body: { aeiId?: number | undefined; month: string };
+  session: SessionCtx;
+  tx: Queryable;
+}) => {
   const agencyId = agencyOf(session);
   const from = addMonths(body.month, -(STATS_TREND_MONTHS - 1));
   const only = await clientFilter(tx, session, sql`s.enterprise_id`, body.aeiId);
@@ -311,11 +321,21 @@ const trend = serve(searchJXxDataCall, async ({ body, session, tx }) => {
     });
   }
   return { months };
-});
+};
+const trend = serve(searchJXxDataCall, trendOf);
 
 const RATE_ORDER = ['0.13', '0.09', '0.06', '0.05', '0.03', '0.01', '0', 'mz'];
 
-const breakdown = serve(searchJxppDataCall, async ({ body, session, tx }) => {
+/** A month's make-up and top parties (exported for the bench). */
+export const breakdownOf = async ({
+  body,
+  session,
+  tx,
+}: {
+  body: { aeiId?: number | undefined; month: string };
+  session: SessionCtx;
+  tx: Queryable;
+}) => {
   const agencyId = agencyOf(session);
   const only = await clientFilter(tx, session, sql`s.enterprise_id`, body.aeiId);
   const rows = rowsOf<{ direction: string; fplx: string; rate: string; count: string; amount: string; tax: string }>(
@@ -360,7 +380,8 @@ const breakdown = serve(searchJxppDataCall, async ({ body, session, tx }) => {
     topBuyers: await top('out'),
     topSellers: await top('in'),
   };
-});
+};
+const breakdown = serve(searchJxppDataCall, breakdownOf);
 
 const CLIENT_SORT = { name: 'qymc', keys: [enterprises.qymc, enterprises.id], desc: false };
 
