@@ -526,6 +526,30 @@ describe('faults for the invoice calls', () => {
   });
 });
 
+describe('admin over HTTP', () => {
+  it('sets per-call faults and the volume, and lists a month without a session', async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${sim.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const s = await session(SMALL);
+    expect(
+      (await post('/admin/faults', { qysh: SMALL, path: 'fp/sxed', refuse: 1, refuseMsg: '额度服务维护中' })).status,
+    ).toBe(200);
+    await expect(bureau.invoiceQuota(s, '2026-11')).rejects.toMatchObject({
+      kind: 'failed',
+      message: '额度服务维护中',
+    });
+    expect((await bureau.invoiceQuota(s, '2026-11')).month).toBe('2026-11');
+    expect((await post('/admin/invoices', { perMonth: -1 })).status).toBe(400);
+    const res = await fetch(`${sim.url}/admin/invoices?qysh=${SMALL}&month=2026-10&direction=xx`);
+    const listed = ((await res.json()) as { data: { list: BureauInvoice[] } }).data.list;
+    expect(listed).toEqual(await bureau.invoices(s, 'xx', '2026-10'));
+  });
+});
+
 describe('the 税收分类编码 table', () => {
   it('has 19-digit codes, each once, and finds them by code, name or 简称', () => {
     expect(INVOICE_CODES.length).toBeGreaterThanOrEqual(40);
