@@ -17,8 +17,16 @@ export default defineConfig({
     rolldownOptions: {
       treeshake: {
         // The shared contract's modules only define calls and schemas: a page takes the ones it imports, not
-        // the whole barrel (zod-locale.ts configures zod, the one module imported for its effect).
-        moduleSideEffects: (id: string) => !id.includes('/packages/shared/src/') || id.endsWith('zod-locale.ts'),
+        // the whole barrel (zod-locale.ts configures zod, the one module imported for its effect). The web's
+        // own modules likewise: a feature's barrel (features/message/index.ts …) brings only what is used,
+        // so a dialog the shell loads when it opens is not in the shell's chunk through the barrel. Their
+        // stylesheets are imported for their effect and keep it; no script of apps/web/src is imported for
+        // its effect alone (docs/decisions-12-first-load.md).
+        moduleSideEffects: (id: string) => {
+          if (id.includes('/packages/shared/src/')) return id.endsWith('zod-locale.ts');
+          if (id.includes('/apps/web/src/')) return !/\.tsx?$/.test(id);
+          return true;
+        },
       },
       onwarn(warning, warn) {
         // antd marks its modules "use client" for React Server Components; irrelevant in a SPA bundle.

@@ -1,21 +1,18 @@
-import { Button, Result } from 'antd';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { PageSpin } from '../components/page-spin';
+import { PlainResult } from '../components/plain-result';
 import { LOGIN_PATH, loginPathFor, safeRedirect } from '../lib/paths';
 import { getSignOutExit, SessionProvider, useSession } from '../lib/session';
 
+/** Drawn without antd: the guards stand in front of the sign-in page, which loads none. */
 function SessionUnavailable({ onRetry }: { onRetry: () => void }) {
   return (
-    <Result
+    <PlainResult
       status="warning"
       title="暂时无法连接到服务器"
       subTitle="请检查网络连接，或稍后再试。"
-      extra={
-        <Button type="primary" onClick={onRetry}>
-          重新加载
-        </Button>
-      }
-      style={{ paddingTop: '18vh' }}
+      action="重新加载"
+      onAction={onRetry}
     />
   );
 }

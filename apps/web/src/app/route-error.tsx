@@ -1,7 +1,10 @@
-import { Button, Result } from 'antd';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { PlainResult } from '../components/plain-result';
 
-/** Shown when a route fails to render, most often when a new version replaced the page's code. */
+/**
+ * Shown when a route fails to render, most often when a new version replaced the page's code. Drawn without
+ * antd: it may show on the sign-in route, or when antd's own code is what could not be fetched.
+ */
 export function RouteError() {
   const error = useRouteError();
   const chunkMissing =
@@ -15,16 +18,12 @@ export function RouteError() {
     ? '系统已发布新版本，请刷新页面后继续使用。'
     : '页面遇到了意外问题，请刷新后重试；如果问题持续出现，请联系客服。';
   return (
-    <Result
+    <PlainResult
       status={chunkMissing ? 'info' : 'error'}
       title={title}
       subTitle={subTitle}
-      style={{ paddingTop: '18vh' }}
-      extra={
-        <Button type="primary" onClick={() => window.location.reload()}>
-          刷新页面
-        </Button>
-      }
+      action="刷新页面"
+      onAction={() => window.location.reload()}
     />
   );
 }

@@ -7,6 +7,9 @@ import { RouteError } from './route-error';
 import { DashboardPage, PUBLIC_PAGES, SHELL_PAGES } from './route-registry';
 
 // Every page, the shell and the menu resolver load on demand: the sign-in page fetches only what it shows.
+// It is drawn without antd; every other route sits inside AntdRoot (antd's theme, locale and App), loaded
+// on the way there.
+const AntdRoot = lazyNamed(() => import('./antd-root'), 'AntdRoot');
 const MenuPage = lazyNamed(() => import('./menu-page'), 'MenuPage');
 const MainLayout = lazyNamed(() => import('./layout/main-layout'), 'MainLayout');
 const LoginPage = lazyNamed(() => import('../features/auth/pages/login-page'), 'LoginPage');
@@ -22,23 +25,34 @@ const router = createHashRouter([
     errorElement: <RouteError />,
     children: [
       { element: <GuestOnly />, children: [{ path: '/login', element: <Lazy page={LoginPage} fullScreen /> }] },
-      { path: '/forgetPassword', element: <Lazy page={ForgetPasswordPage} fullScreen /> },
-      { path: '/agreement', element: <Lazy page={AgreementPage} fullScreen /> },
-      { path: '/privacy', element: <Lazy page={PrivacyPage} fullScreen /> },
-      { path: '/404', element: <Lazy page={NotFoundPage} fullScreen /> },
-      { path: '/dev/outbox', element: <Lazy page={DevOutboxPage} fullScreen /> },
-      ...Object.entries(PUBLIC_PAGES).map(([path, page]) => ({ path, element: <Lazy page={page} fullScreen /> })),
       {
+        element: <Lazy page={AntdRoot} fullScreen />,
+        children: [
+          { path: '/forgetPassword', element: <Lazy page={ForgetPasswordPage} fullScreen /> },
+          { path: '/agreement', element: <Lazy page={AgreementPage} fullScreen /> },
+          { path: '/privacy', element: <Lazy page={PrivacyPage} fullScreen /> },
+          { path: '/404', element: <Lazy page={NotFoundPage} fullScreen /> },
+          { path: '/dev/outbox', element: <Lazy page={DevOutboxPage} fullScreen /> },
+          ...Object.entries(PUBLIC_PAGES).map(([path, page]) => ({ path, element: <Lazy page={page} fullScreen /> })),
+        ],
+      },
+      {
+        // The guard first: a visitor without a session goes to the sign-in page without loading antd.
         element: <RequireAuth />,
         children: [
           {
-            path: '/',
-            element: <Lazy page={MainLayout} fullScreen />,
+            element: <Lazy page={AntdRoot} fullScreen />,
             children: [
-              { index: true, element: <Navigate to={HOME_PATH} replace /> },
-              { path: 'dashboard', element: <Lazy page={DashboardPage} /> },
-              ...Object.entries(SHELL_PAGES).map(([path, page]) => ({ path, element: <Lazy page={page} /> })),
-              { path: '*', element: <Lazy page={MenuPage} /> },
+              {
+                path: '/',
+                element: <Lazy page={MainLayout} fullScreen />,
+                children: [
+                  { index: true, element: <Navigate to={HOME_PATH} replace /> },
+                  { path: 'dashboard', element: <Lazy page={DashboardPage} /> },
+                  ...Object.entries(SHELL_PAGES).map(([path, page]) => ({ path, element: <Lazy page={page} /> })),
+                  { path: '*', element: <Lazy page={MenuPage} /> },
+                ],
+              },
             ],
           },
         ],

@@ -1,17 +1,43 @@
-import { type App, Modal, type ModalFuncProps, message } from 'antd';
+import type { App, ModalFuncProps } from 'antd';
 
 /**
  * Toasts and blocking dialogs for code outside React (the request client, timers).
- * The app binds antd's context-aware instances at start; the static ones are the fallback.
+ * The antd area of the app (app/antd-root.tsx) binds antd's context-aware instances while it is shown.
+ * Before that, on the sign-in page, which loads without antd, the first toast or dialog loads antd's static
+ * ones (lib/feedback-static.tsx, themed alike) and is shown when they arrive: only a page that has
+ * something to say pays for antd.
  */
 type AppApi = ReturnType<typeof App.useApp>;
 
-let messageApi: Pick<AppApi['message'], 'open'> = message;
-let modalApi: { confirm: (props: ModalFuncProps) => unknown } = Modal;
+export interface FeedbackApi {
+  message: Pick<AppApi['message'], 'open'>;
+  modal: { confirm: (props: ModalFuncProps) => unknown };
+}
 
-export function bindFeedback(api: Pick<AppApi, 'message' | 'modal'>): void {
-  messageApi = api.message;
-  modalApi = api.modal;
+let bound: FeedbackApi | null = null;
+let fallback: Promise<FeedbackApi> | null = null;
+
+/** Binds the context-aware instances; returns the unbinding (for the effect that bound them). */
+export function bindFeedback(api: FeedbackApi): () => void {
+  bound = api;
+  return () => {
+    if (bound === api) bound = null;
+  };
+}
+
+function withApi(use: (api: FeedbackApi) => void): void {
+  if (bound) {
+    use(bound);
+    return;
+  }
+  fallback ??= import('./feedback-static').then((m) => m.staticFeedback);
+  fallback.then(
+    (api) => use(bound ?? api),
+    () => {
+      // antd's code could not be fetched (network gone): nothing to show it with; the page stays usable.
+      fallback = null;
+    },
+  );
 }
 
 export type ToastType = 'success' | 'info' | 'warning' | 'error';
@@ -29,20 +55,22 @@ export function toast(type: ToastType, text: string, durationMs = type === 'erro
   if (until !== undefined && until > now) return;
   shownUntil.set(text, now + durationMs);
   for (const [key, value] of shownUntil) if (value <= now) shownUntil.delete(key);
-  messageApi.open({ type, content: text, duration: durationMs / 1000 });
+  withApi((api) => api.message.open({ type, content: text, duration: durationMs / 1000 }));
 }
 
 /** Opens a confirm dialog that can only be left through its OK button. */
 export function blockingConfirm(options: { title: string; content: string; okText: string; onOk: () => void }): void {
-  modalApi.confirm({
-    title: options.title,
-    content: options.content,
-    okText: options.okText,
-    okCancel: false,
-    closable: false,
-    keyboard: false,
-    mask: { closable: false },
-    centered: true,
-    onOk: options.onOk,
-  });
+  withApi((api) =>
+    api.modal.confirm({
+      title: options.title,
+      content: options.content,
+      okText: options.okText,
+      okCancel: false,
+      closable: false,
+      keyboard: false,
+      mask: { closable: false },
+      centered: true,
+      onOk: options.onOk,
+    }),
+  );
 }

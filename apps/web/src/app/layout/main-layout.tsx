@@ -1,10 +1,12 @@
-import { type MenuNode, sessionCall } from '@dzy/shared';
-import { ConfigProvider, Drawer, Grid, Layout } from 'antd';
+import { type MenuNode, noQyshListCall, sessionCall } from '@dzy/shared';
+import { useQuery } from '@tanstack/react-query';
+import { ConfigProvider, Grid, Layout } from 'antd';
 import { type CSSProperties, lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
-import { MissingTaxDialog } from '../../features/customer';
-import { ChatPrompt, HelpPanel, MessageCenter, useMessagePush } from '../../features/message';
+import { CUSTOMER_KEYS } from '../../features/customer/api';
+import { ChatPrompt, HelpPanel, useMessagePush } from '../../features/message';
+import { useMessageCenterOpen } from '../../features/message/api';
 import { getCookie, setCookie } from '../../lib/cookie';
 import { useDocumentTitle } from '../../lib/document-title';
 import { toast } from '../../lib/feedback';
@@ -30,6 +32,16 @@ import { useFollowedRun } from '../../features/filing-batch/followed-run';
 const SettingsDrawer = lazy(async () => ({ default: (await import('./settings-drawer')).SettingsDrawer }));
 /** The progress ball of a followed 申报 run, on every page; loaded only while a run is followed. */
 const GlobalRunBall = lazy(() => import('../../features/filing-batch/components/global-run-ball'));
+/** The navigation drawer of a narrow window (under 992 px): loaded only in one. */
+const Drawer = lazy(() => import('antd/es/drawer'));
+// The shell's dialogs with tables, lists and pagers load the first time they open, not with the shell:
+// 消息管理 when the bell or the user menu opens it, 提示 (enterprises without a tax number) when there are some.
+const MessageCenter = lazy(async () => ({
+  default: (await import('../../features/message/components/message-center')).MessageCenter,
+}));
+const MissingTaxDialog = lazy(async () => ({
+  default: (await import('../../features/customer/components/missing-tax-dialog')).MissingTaxDialog,
+}));
 
 /** Sidebar state cookie: 1 open, 0 closed (foundation.md §2). */
 const SIDEBAR_COOKIE = 'sidebarStatus';
@@ -54,6 +66,28 @@ function usePushChannel(userId: number) {
   }, [userId]);
 }
 
+/** Whether 消息管理 has been opened in this shell (it then stays mounted, as it was, to close as before). */
+function useMessageCenterUsed(): boolean {
+  const open = useMessageCenterOpen();
+  const [used, setUsed] = useState(open);
+  if (open && !used) setUsed(true);
+  return used;
+}
+
+/**
+ * Whether the user has enterprises without a tax number: the same query (key and call) as the 提示 dialog,
+ * which then opens from the cache as before, or stays closed when the user chose 暂不补充 this session.
+ */
+function useMissingTax(orgId: number | null): boolean {
+  const list = useQuery({
+    queryKey: CUSTOMER_KEYS.noQysh,
+    queryFn: () => call(noQyshListCall, {}),
+    enabled: orgId !== null,
+    staleTime: 5 * 60_000,
+  });
+  return (list.data?.length ?? 0) > 0;
+}
+
 /** The signed-in shell: top bar, navigation (left bar + sidebar, or top menu), breadcrumb and the page. */
 export function MainLayout() {
   const session = useSessionInfo();
@@ -68,6 +102,10 @@ export function MainLayout() {
   const [navOpen, setNavOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [settingsUsed, setSettingsUsed] = useState(false);
+  const messageCenterUsed = useMessageCenterUsed();
+  const missingTax = useMissingTax(session.orgId);
+  const [missingTaxShown, setMissingTaxShown] = useState(false);
+  if (missingTax && !missingTaxShown) setMissingTaxShown(true);
 
   const toggle = useCallback(() => {
     setCollapsed((was) => {
@@ -151,17 +189,21 @@ export function MainLayout() {
             </div>
           </Layout.Content>
         </Layout>
-        <Drawer
-          placement="left"
-          size={260}
-          open={mobile && navOpen}
-          onClose={() => setNavOpen(false)}
-          title={<BrandLogo size={24} />}
-          className="dzy-nav-drawer"
-          styles={{ body: { padding: 0, background: settings.menuBackground } }}
-        >
-          <SideMenu tree={tree} pathname={pathname} topIcons onNavigate={() => setNavOpen(false)} />
-        </Drawer>
+        {mobile && (
+          <Suspense fallback={null}>
+            <Drawer
+              placement="left"
+              size={260}
+              open={mobile && navOpen}
+              onClose={() => setNavOpen(false)}
+              title={<BrandLogo size={24} />}
+              className="dzy-nav-drawer"
+              styles={{ body: { padding: 0, background: settings.menuBackground } }}
+            >
+              <SideMenu tree={tree} pathname={pathname} topIcons onNavigate={() => setNavOpen(false)} />
+            </Drawer>
+          </Suspense>
+        )}
         {settingsUsed && (
           <Suspense fallback={null}>
             <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
@@ -172,12 +214,20 @@ export function MainLayout() {
             <GlobalRunBall />
           </Suspense>
         )}
-        <MessageCenter />
+        {messageCenterUsed && (
+          <Suspense fallback={null}>
+            <MessageCenter />
+          </Suspense>
+        )}
         <ChatPrompt />
         {/* Online service and hotlines are about an agency's work: not for users without one (operators). */}
         {session.orgId !== null && <HelpPanel />}
         {/* Opens by itself when the user has enterprises without a tax number (foundation.md §2). */}
-        {session.orgId !== null && <MissingTaxDialog />}
+        {session.orgId !== null && missingTaxShown && (
+          <Suspense fallback={null}>
+            <MissingTaxDialog />
+          </Suspense>
+        )}
       </Layout>
     </ConfigProvider>
   );

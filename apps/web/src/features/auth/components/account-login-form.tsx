@@ -1,31 +1,38 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { loginCall } from '@dzy/shared';
-import { Alert, Button, Form, Input } from 'antd';
-import { useState } from 'react';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
+import { loginCall } from '@dzy/shared/wire';
+import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, call } from '../../../lib/request';
 import { setSignedIn } from '../../../lib/session';
+import { checkAccount, checkPasswordGiven } from '../checks';
+import { Field, PlainAlert, PlainButton, usePlainForm } from './plain-form';
 
-interface Values {
-  account: string;
-  password: string;
-}
+const CHECKS = { account: checkAccount, password: checkPasswordGiven };
 
 /** 账号登录: account (phone or account name, trimmed) and password. */
 export function AccountLoginForm({ ensureConsent }: { ensureConsent: () => boolean }) {
-  const [form] = Form.useForm<Values>();
+  const form = usePlainForm(CHECKS);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
-  const onFinish = async (values: Values) => {
-    if (!ensureConsent()) return;
+  const change = (name: keyof typeof CHECKS) => (value: string) => {
+    setError(null);
+    form.setValue(name, value);
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (submitting) return;
+    const valid = form.validate();
+    if (!ensureConsent() || !valid) return;
     setError(null);
     setSubmitting(true);
     try {
       // The page shows every failure itself (账号或密码错误, locked until ...), so nothing is toasted.
       const data = await call(
         loginCall,
-        { type: '1', account: values.account.trim(), password: values.password },
+        { type: '1', account: form.values.account.trim(), password: form.values.password },
         { handle: 'all' },
       );
       if (data && 'token' in data) setSignedIn(data);
@@ -38,36 +45,37 @@ export function AccountLoginForm({ ensureConsent }: { ensureConsent: () => boole
   };
 
   return (
-    <Form<Values>
-      form={form}
-      name="accountLogin"
-      size="large"
-      requiredMark={false}
-      onFinish={onFinish}
-      onValuesChange={() => setError(null)}
-      onFinishFailed={() => ensureConsent()}
-      autoComplete="on"
-    >
-      <Form.Item name="account" rules={[{ required: true, whitespace: true, message: '请输入账号' }]}>
-        <Input
-          prefix={<UserOutlined />}
-          placeholder="手机号 / 账号"
-          maxLength={50}
-          autoComplete="username"
-          allowClear
-        />
-      </Form.Item>
-      <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
-        <Input.Password prefix={<LockOutlined />} placeholder="密码" maxLength={64} autoComplete="current-password" />
-      </Form.Item>
+    <form name="accountLogin" className="dzy-plain-form" onSubmit={onSubmit} noValidate autoComplete="on">
+      <Field
+        icon={UserOutlined}
+        name="account"
+        placeholder="手机号 / 账号"
+        maxLength={50}
+        autoComplete="username"
+        allowClear
+        value={form.values.account}
+        onValue={change('account')}
+        error={form.errors.account}
+      />
+      <Field
+        icon={LockOutlined}
+        name="password"
+        placeholder="密码"
+        maxLength={64}
+        autoComplete="current-password"
+        password
+        value={form.values.password}
+        onValue={change('password')}
+        error={form.errors.password}
+      />
       <div className="dzy-auth-row">
         <span />
         <Link to="/forgetPassword">忘记密码？</Link>
       </div>
-      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
-      <Button type="primary" htmlType="submit" block loading={submitting}>
+      {error && <PlainAlert type="error">{error}</PlainAlert>}
+      <PlainButton type="submit" primary block loading={submitting}>
         登 录
-      </Button>
-    </Form>
+      </PlainButton>
+    </form>
   );
 }

@@ -1,17 +1,37 @@
-import { AuditOutlined, CloudServerOutlined, SafetyCertificateOutlined, TeamOutlined } from '@ant-design/icons';
+import AuditOutlined from '@ant-design/icons-svg/es/asn/AuditOutlined';
+import CloudServerOutlined from '@ant-design/icons-svg/es/asn/CloudServerOutlined';
+import SafetyCertificateOutlined from '@ant-design/icons-svg/es/asn/SafetyCertificateOutlined';
+import TeamOutlined from '@ant-design/icons-svg/es/asn/TeamOutlined';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { BrandLogo } from '../../../components/brand-logo';
+import { PlainIcon } from '../../../components/plain-icon';
 import '../auth.css';
 
 const FEATURES = [
-  { icon: <TeamOutlined />, title: '客户集中管理', text: '客户档案、合同与收费一处维护，分配到人，交接不丢单' },
-  { icon: <AuditOutlined />, title: '批量申报与巡检', text: '一键批量申报、漏报检查与风险巡检，征期不再熬夜' },
-  { icon: <CloudServerOutlined />, title: '团队协同办公', text: '工单派发、进度跟踪与消息提醒，管理者随时掌握全局' },
-  { icon: <SafetyCertificateOutlined />, title: '数据安全可靠', text: '客户凭证加密存储，按机构隔离，操作全程留痕' },
+  {
+    icon: <PlainIcon icon={TeamOutlined} />,
+    title: '客户集中管理',
+    text: '客户档案、合同与收费一处维护，分配到人，交接不丢单',
+  },
+  {
+    icon: <PlainIcon icon={AuditOutlined} />,
+    title: '批量申报与巡检',
+    text: '一键批量申报、漏报检查与风险巡检，征期不再熬夜',
+  },
+  {
+    icon: <PlainIcon icon={CloudServerOutlined} />,
+    title: '团队协同办公',
+    text: '工单派发、进度跟踪与消息提醒，管理者随时掌握全局',
+  },
+  {
+    icon: <PlainIcon icon={SafetyCertificateOutlined} />,
+    title: '数据安全可靠',
+    text: '客户凭证加密存储，按机构隔离，操作全程留痕',
+  },
 ];
 
-/** Sign-in pages: the brand panel on the left, the form card on the right. */
+/** Sign-in pages: the brand panel on the left, the form card on the right (no antd: the sign-in page has none). */
 export function AuthLayout({ children }: { children: ReactNode }) {
   const year = new Date().getFullYear();
   return (

@@ -1,5 +1,5 @@
-import { Checkbox } from 'antd';
 import { Link } from 'react-router';
+import { PlainCheckbox } from './plain-form';
 
 /** 我已阅读并同意《用户协议》和《隐私政策》, with the reminder shown when it is missing. */
 export function Consent({
@@ -13,7 +13,7 @@ export function Consent({
 }) {
   return (
     <div className="dzy-auth-consent">
-      <Checkbox checked={checked} onChange={(e) => onChange(e.target.checked)}>
+      <PlainCheckbox checked={checked} onChange={onChange}>
         我已阅读并同意
         <Link to="/agreement" target="_blank">
           《用户协议》
@@ -22,7 +22,7 @@ export function Consent({
         <Link to="/privacy" target="_blank">
           《隐私政策》
         </Link>
-      </Checkbox>
+      </PlainCheckbox>
       {showError && !checked && <div className="dzy-auth-consent-error">请先阅读并勾选同意用户协议和隐私政策</div>}
     </div>
   );

@@ -1,17 +1,15 @@
-import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
-import { CODE, loginCall, type SessionInfo, saveUserCall } from '@dzy/shared';
-import { Alert, Button, Form, Input } from 'antd';
-import { useState } from 'react';
-import { SmsCodeButton } from '../../../components/sms-code-button';
+import MobileOutlined from '@ant-design/icons-svg/es/asn/MobileOutlined';
+import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
+import { CODE, loginCall, type SessionInfo, saveUserCall } from '@dzy/shared/wire';
+import { type FormEvent, useState } from 'react';
 import { toast } from '../../../lib/feedback';
-import { mobileRule, smsCodeRule } from '../../../lib/form-rules';
 import { ApiError, call } from '../../../lib/request';
 import { setSignedIn } from '../../../lib/session';
+import { checkMobile, checkSmsCode, compact } from '../checks';
+import { Field, PlainAlert, PlainButton, usePlainForm } from './plain-form';
+import { SmsCodeButton } from './sms-code-button';
 
-interface Values {
-  phone: string;
-  code: string;
-}
+const CHECKS = { phone: checkMobile, code: checkSmsCode };
 
 /** First sign-in of an unknown phone: register as agency staff with the ticket the server gave (code 406). */
 async function register(phone: string, registerTicket: string): Promise<SessionInfo | null> {
@@ -27,28 +25,33 @@ function ticketOf(data: unknown): string | null {
 
 /** 验证码登录: phone and six-digit SMS code; an unknown phone is registered on the spot. */
 export function SmsLoginForm({ ensureConsent }: { ensureConsent: () => boolean }) {
-  const [form] = Form.useForm<Values>();
+  const form = usePlainForm(CHECKS);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
-  const getPhone = async () => {
-    try {
-      const { phone } = await form.validateFields(['phone']);
-      return phone.trim();
-    } catch {
-      return null;
-    }
+  const change = (name: keyof typeof CHECKS) => (value: string) => {
+    setError(null);
+    form.setValue(name, value);
   };
 
-  const onFinish = async (values: Values) => {
-    if (!ensureConsent()) return;
-    const phone = values.phone.trim();
+  const getPhone = () => (form.validate(['phone']) ? compact(form.values.phone) : null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (submitting) return;
+    const valid = form.validate();
+    if (!ensureConsent() || !valid) return;
+    const phone = compact(form.values.phone);
     setError(null);
     setSubmitting(true);
     try {
       let ticket: string | null = null;
       try {
-        const data = await call(loginCall, { type: '2', account: phone, code: values.code.trim() }, { handle: 'all' });
+        const data = await call(
+          loginCall,
+          { type: '2', account: phone, code: compact(form.values.code) },
+          { handle: 'all' },
+        );
         if (data && 'token' in data) {
           setSignedIn(data);
           return;
@@ -71,42 +74,38 @@ export function SmsLoginForm({ ensureConsent }: { ensureConsent: () => boolean }
   };
 
   return (
-    <Form<Values>
-      form={form}
-      name="smsLogin"
-      size="large"
-      requiredMark={false}
-      onFinish={onFinish}
-      onValuesChange={() => setError(null)}
-      onFinishFailed={() => ensureConsent()}
-    >
-      <Form.Item name="phone" rules={[mobileRule]} validateFirst>
-        <Input
-          prefix={<MobileOutlined />}
-          placeholder="手机号"
-          maxLength={11}
-          inputMode="numeric"
-          autoComplete="tel"
-          allowClear
-        />
-      </Form.Item>
+    <form name="smsLogin" className="dzy-plain-form" onSubmit={onSubmit} noValidate>
+      <Field
+        icon={MobileOutlined}
+        name="phone"
+        placeholder="手机号"
+        maxLength={11}
+        inputMode="numeric"
+        autoComplete="tel"
+        allowClear
+        value={form.values.phone}
+        onValue={change('phone')}
+        error={form.errors.phone}
+      />
       <div className="dzy-code-row">
-        <Form.Item name="code" rules={[smsCodeRule]}>
-          <Input
-            prefix={<SafetyOutlined />}
-            placeholder="6位验证码"
-            maxLength={6}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-          />
-        </Form.Item>
-        <SmsCodeButton purpose="login" getPhone={getPhone} size="large" />
+        <Field
+          icon={SafetyOutlined}
+          name="code"
+          placeholder="6位验证码"
+          maxLength={6}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          value={form.values.code}
+          onValue={change('code')}
+          error={form.errors.code}
+        />
+        <SmsCodeButton getPhone={getPhone} />
       </div>
       <div className="dzy-auth-note">未注册的手机号验证通过后将自动注册为代理机构用户</div>
-      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
-      <Button type="primary" htmlType="submit" block loading={submitting}>
+      {error && <PlainAlert type="error">{error}</PlainAlert>}
+      <PlainButton type="submit" primary block loading={submitting}>
         登 录
-      </Button>
-    </Form>
+      </PlainButton>
+    </form>
   );
 }

@@ -1,13 +1,15 @@
-import { ExperimentOutlined } from '@ant-design/icons';
-import { Alert } from 'antd';
+import ExperimentOutlined from '@ant-design/icons-svg/es/asn/ExperimentOutlined';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
+import { preloadSignedIn } from '../../../app/preload';
+import { PlainIcon } from '../../../components/plain-icon';
 import { useDevOutbox } from '../../../lib/dev-outbox';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { AccountLoginForm } from '../components/account-login-form';
 import { AuthLayout } from '../components/auth-layout';
 import { Consent } from '../components/consent';
 import { LoginTabs } from '../components/login-tabs';
+import { PlainAlert } from '../components/plain-form';
 import { SmsLoginForm } from '../components/sms-login-form';
 
 /** Dev-only link to the SMS outbox, shown only when the server has one. */
@@ -16,7 +18,7 @@ function DevOutboxHint() {
   if (!outbox.data) return null;
   return (
     <div className="dzy-auth-dev-hint">
-      <ExperimentOutlined />
+      <PlainIcon icon={ExperimentOutlined} />
       <span>开发环境：</span>
       <a href="#/dev/outbox" target="_blank" rel="noreferrer">
         查看开发短信收件箱
@@ -25,7 +27,10 @@ function DevOutboxHint() {
   );
 }
 
-/** /login: 账号登录 and 验证码登录 (foundation.md §2, §4). */
+/**
+ * /login: 账号登录 and 验证码登录 (foundation.md §2, §4). The first page of every visit, so it is drawn without
+ * antd (plain-form.tsx, auth.css) and imports its calls from @dzy/shared/wire (no zod).
+ */
 export function LoginPage() {
   useDocumentTitle('登录');
   const location = useLocation();
@@ -41,27 +46,30 @@ export function LoginPage() {
 
   return (
     <AuthLayout>
-      <h2 className="dzy-auth-title">欢迎登录</h2>
-      <p className="dzy-auth-subtitle">登录代账云，高效管理您的代账业务</p>
-      {notice && <Alert type="warning" showIcon title={notice} style={{ marginBottom: 16 }} />}
-      <LoginTabs
-        activeKey={tab}
-        onChange={setTab}
-        items={[
-          { key: 'account', label: '账号登录', children: <AccountLoginForm ensureConsent={ensureConsent} /> },
-          {
-            key: 'sms',
-            label: '验证码登录',
-            children: (
-              <>
-                <SmsLoginForm ensureConsent={ensureConsent} />
-                <DevOutboxHint />
-              </>
-            ),
-          },
-        ]}
-      />
-      <Consent checked={agreed} onChange={setAgreed} showError={consentMissing} />
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: listens only, to preload the shell as the visitor starts typing */}
+      <div onFocusCapture={preloadSignedIn} onPointerDownCapture={preloadSignedIn}>
+        <h2 className="dzy-auth-title">欢迎登录</h2>
+        <p className="dzy-auth-subtitle">登录代账云，高效管理您的代账业务</p>
+        {notice && <PlainAlert type="warning">{notice}</PlainAlert>}
+        <LoginTabs
+          activeKey={tab}
+          onChange={setTab}
+          items={[
+            { key: 'account', label: '账号登录', children: <AccountLoginForm ensureConsent={ensureConsent} /> },
+            {
+              key: 'sms',
+              label: '验证码登录',
+              children: (
+                <>
+                  <SmsLoginForm ensureConsent={ensureConsent} />
+                  <DevOutboxHint />
+                </>
+              ),
+            },
+          ]}
+        />
+        <Consent checked={agreed} onChange={setAgreed} showError={consentMissing} />
+      </div>
     </AuthLayout>
   );
 }
