@@ -1,4 +1,4 @@
-import { type CallBody, type CallData, type CallDef, CODE, MSG } from '@dzy/shared';
+import { type CallBody, type CallData, type CallDef, CODE, MSG } from '@dzy/shared/wire';
 import { clearClientState, reloadToLogin } from './client-state';
 import { blockingConfirm, toast } from './feedback';
 

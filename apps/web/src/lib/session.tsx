@@ -1,4 +1,4 @@
-import { logoutCall, type SessionInfo, sessionCall } from '@dzy/shared';
+import { logoutCall, type SessionInfo, sessionCall } from '@dzy/shared/wire';
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import { clearClientState, SESSION_KEY } from './client-state';
