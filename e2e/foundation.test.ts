@@ -43,10 +43,10 @@ describe('sign-in and the portal', () => {
     const page = await product.newPage();
     await page.goto(`${product.baseUrl}/#/login`);
     await signIn(page, '13800000001', 'Wrong@2026x');
-    await expect.poll(() => page.locator('.ant-alert').textContent()).toContain('账号或密码错误');
+    await expect.poll(() => page.locator('.dzy-alert').textContent()).toContain('账号或密码错误');
     await page.getByPlaceholder('手机号 / 账号').fill('13811112222');
     await page.getByRole('button', { name: '登 录' }).click();
-    await expect.poll(() => page.locator('.ant-alert').textContent()).toContain('账号或密码错误');
+    await expect.poll(() => page.locator('.dzy-alert').textContent()).toContain('账号或密码错误');
     expect(page.url()).toMatch(/#\/login/);
     await page.context().close();
   });
