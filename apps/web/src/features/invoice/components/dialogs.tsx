@@ -32,8 +32,7 @@ export function DetailDrawer(props: { id: number | null; onClose: () => void; on
       title="发票详情"
       open={props.id !== null}
       onClose={props.onClose}
-      size="large"
-      width={900}
+      size={900}
       extra={
         d ? (
           <Space>

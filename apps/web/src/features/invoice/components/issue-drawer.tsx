@@ -134,8 +134,7 @@ export function IssueDrawer(props: {
       title="开具发票"
       open={props.open}
       onClose={close}
-      size="large"
-      width={1080}
+      size={1080}
       destroyOnHidden
       footer={
         issued ? (
@@ -183,8 +182,9 @@ export function IssueDrawer(props: {
           <div className="dzy-inv-section">购买方</div>
           <div className="dzy-inv-grid">
             <div className="dzy-inv-field">
-              名称
+              <span>名称</span>
               <AutoComplete
+                style={{ width: '100%' }}
                 value={buyer.name}
                 placeholder="输入名称或税号，从常用购买方中选择"
                 onSearch={(v) => setBuyerQ(v)}
