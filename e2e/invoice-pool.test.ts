@@ -34,7 +34,7 @@ async function api<T>(path: string, body: unknown): Promise<{ code: number; msg:
 const thisMonth = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date()).slice(0, 7);
 
 beforeAll(async () => {
-  product = await startProduct();
+  product = await startProduct({ startMs: 240_000 });
   page = await product.newPage();
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, product.baseUrl, DEMO_ADMIN);
@@ -44,7 +44,7 @@ beforeAll(async () => {
     body: JSON.stringify({ type: '1', account: DEMO_ADMIN, password: DEMO_PASSWORD }),
   });
   cookie = (res.headers.getSetCookie().find((c) => c.startsWith('dzy_session=')) ?? '').split(';')[0] ?? '';
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await product?.close();
 });

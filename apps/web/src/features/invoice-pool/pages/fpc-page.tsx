@@ -250,10 +250,12 @@ function InvoiceList({ kind, month, filter }: { kind: 'xx' | 'jx'; month: string
   const sums = list.data?.sums;
   return (
     <>
-      <Typography.Text type="secondary" data-testid={`pool-${kind}-sums`}>
-        {month} 共 {list.total} 张，金额 {fenText(sums?.amount ?? 0)}，税额 {fenText(sums?.tax ?? 0)}，价税合计{' '}
-        {fenText(sums?.total ?? 0)}
-      </Typography.Text>
+      <div className="dzy-pool-listsums">
+        <Typography.Text type="secondary" data-testid={`pool-${kind}-sums`}>
+          {month} 共 {list.total} 张，金额 {fenText(sums?.amount ?? 0)}，税额 {fenText(sums?.tax ?? 0)}，价税合计{' '}
+          {fenText(sums?.total ?? 0)}
+        </Typography.Text>
+      </div>
       <ListTable<PoolInvoice>
         pageKey={`invoice-pool-${kind}`}
         nameKey="qymc"
