@@ -6,15 +6,16 @@ import { type Product, startProduct } from './harness.js';
 // bench/first-load.ts measures the same in figures (bench/README.md "First load").
 
 /**
- * What this build achieves, as a guard against growth: the sign-in page measured 272 KB and sign-in + shell +
- * portal 455 KB of compressed JavaScript. Issue 12's goals (150 KB and 300 KB) are not met yet: antd's form
- * components and their CSS-in-JS core are most of it (bench/README.md says what is left).
+ * Issue 12's goal for the sign-in page (measured 114 KB of compressed JavaScript: drawn without antd and
+ * without zod), and, for sign-in + shell + portal, a guard against growth at what this build achieves
+ * (about 460 KB; the goal of 300 KB is not met: bench/README.md "First load" says what is left).
  */
-const SIGN_IN_JS_BUDGET = 290 * 1024;
+const SIGN_IN_JS_BUDGET = 150 * 1024;
 const PORTAL_JS_BUDGET = 480 * 1024;
 
-/** Code the sign-in page must not fetch: the shell, the portal, the menu pages and their big widgets. */
-const NOT_FOR_SIGN_IN = /\/(main-layout|dashboard-page|menu-page|table|select|date-picker)-[\w-]+\.js$/;
+/** Code the sign-in page must not fetch: antd's root, the shell, the portal, the menu pages and antd's widgets. */
+const NOT_FOR_SIGN_IN =
+  /\/(main-layout|dashboard-page|menu-page|antd-root|feedback-static|table|select|date-picker|form|button)-[\w-]+\.js$/;
 
 let product: Product;
 beforeAll(async () => {
@@ -145,10 +146,27 @@ describe('the sign-in page in Chromium', () => {
     expect(await page.getByRole('tab', { name: '账号登录' }).getAttribute('aria-selected')).toBe('true');
     expect(await page.getByPlaceholder('手机号 / 账号').isVisible()).toBe(true);
 
-    // Signing in then brings the shell and the portal, within their budget.
-    const portal = await signInToPortal(page);
-    expect(portal.map((s) => s.url).some((u) => /\/main-layout-[\w-]+\.js$/.test(u))).toBe(true);
-    expect(totalBytes(scripts) + totalBytes(portal)).toBeLessThanOrEqual(PORTAL_JS_BUDGET);
+    // The form checks as antd's did: each field on submit, the consent, the phone before a code is sent.
+    await page.getByRole('tab', { name: '账号登录' }).click();
+    await page.getByRole('button', { name: '登 录' }).click();
+    await expect.poll(() => page.getByText('请输入账号').count()).toBe(1);
+    expect(await page.getByText('请输入密码').count()).toBe(1);
+    expect(await page.getByText('请先阅读并勾选同意用户协议和隐私政策').count()).toBe(1);
+    await page.getByPlaceholder('手机号 / 账号').fill('13800000000');
+    await expect.poll(() => page.getByText('请输入账号').count()).toBe(0);
+    await page.getByRole('tab', { name: '验证码登录' }).click();
+    await page.getByPlaceholder('手机号', { exact: true }).fill('1380');
+    await page.getByRole('button', { name: '获取验证码' }).click();
+    await expect.poll(() => page.getByText('请输入正确的手机号').count()).toBe(1);
     await page.context().close();
+
+    // Signing in then brings antd, the shell and the portal, within their budget. A fresh visit: the one
+    // above had started fetching the shell as soon as the form was used.
+    const fresh = await visitSignIn(product.browser, product.baseUrl);
+    const portal = await signInToPortal(fresh.page);
+    expect(portal.map((s) => s.url).some((u) => /\/main-layout-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(portal.map((s) => s.url).some((u) => /\/antd-root-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(totalBytes(fresh.scripts) + totalBytes(portal)).toBeLessThanOrEqual(PORTAL_JS_BUDGET);
+    await fresh.page.context().close();
   });
 });
