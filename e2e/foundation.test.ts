@@ -78,7 +78,8 @@ describe('sign-in and the portal', () => {
     await page.waitForURL(/#\/login\?redirect=%2Fnested%2Fmenu1%2FchangePassword&t=\d+/);
     await signIn(page, DEMO_ADMIN, DEMO_PASSWORD);
     await page.waitForURL(/#\/nested\/menu1\/changePassword$/);
-    await expect.poll(() => page.getByText('当前位置').count()).toBeGreaterThan(0);
+    // The address changes at once; the shell (and antd, which the sign-in page does not load) arrive after.
+    await expect.poll(() => page.getByText('当前位置').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.context().close();
   });
 
