@@ -73,7 +73,7 @@ describe('发票池', () => {
     await visible(page.getByTestId('pool-run-progress'), 20_000);
     await shots(page, 'collecting');
     // The run ends with failures: the dialog opens by itself with a reason per client.
-    const dialog = page.locator('.ant-modal-content', { hasText: '取数失败企业' });
+    const dialog = page.locator('.ant-modal', { hasText: '取数失败企业' });
     await visible(dialog, 480_000);
     await expect.poll(() => page.getByTestId('pool-run-counts').textContent(), { timeout: 30_000 }).toContain('已完成');
     const row = dialog.locator('.ant-table-row', { hasText: victim.qymc });
