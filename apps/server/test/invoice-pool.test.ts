@@ -84,7 +84,7 @@ beforeAll(async () => {
                             where u.phone = '13800000000' and m.is_admin limit 1)
         and e.deleted_at is null and e.qysh <> '' and e.service_status = '1' order by e.id`,
   );
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await s?.close().catch(() => {});
 });
