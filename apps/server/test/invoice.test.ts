@@ -64,7 +64,7 @@ beforeAll(async () => {
   const sum = await s.call<{ nsrlx: '0' | '1' }>(billingSummaryCall.path, { aeiId: client.id, month: month() }, admin);
   expect(sum.code, sum.msg).toBe(CODE.OK);
   nsrlx = sum.data.nsrlx;
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await s?.close().catch(() => {});
 });
@@ -204,7 +204,7 @@ describe('销项发票', () => {
     const other = await s.login('13900000000');
     const theirs = await s.call(batchRateCall.path, { runId: up.data.runId }, other);
     expect(theirs.code).toBe(CODE.NOT_FOUND);
-  }, 90_000);
+  }, 180_000);
 
   it('a contract reminder at level 2 for 发票 blocks issuing for a client without a valid contract', async () => {
     const many = await rig.owner<{ id: number }>(
