@@ -442,7 +442,7 @@ describe('the invoice pool', () => {
       staff,
     );
     expect(refusedCollect.code).toBe(CODE.NOT_FOUND);
-  });
+  }, 120_000);
 
   it('a collection killed mid-way resumes on a new server and counts no invoice twice', async () => {
     const M = '2026-09';
@@ -522,5 +522,5 @@ describe('the invoice pool', () => {
       [ent.id, M],
     );
     expect(killed[0]?.n).toBe((await simInvoices(ent.qysh, 'xx', M)).length);
-  }, 300_000);
+  }, 600_000);
 });
