@@ -83,6 +83,32 @@ describe('sign-in and the portal', () => {
     await page.context().close();
   });
 
+  it("the top bar's and the help panel's dialogs, loaded on first use, open, close and open again", async () => {
+    const page = await product.newPage();
+    await page.goto(`${product.baseUrl}/#/login`);
+    await signIn(page, DEMO_ADMIN, DEMO_PASSWORD);
+    await page.waitForURL(/#\/dashboard/);
+    const dialog = (title: string) => page.locator('.ant-modal').filter({ hasText: title });
+    // 清除缓存 from the user menu, twice: the second time from the already loaded chunk.
+    for (let round = 0; round < 2; round++) {
+      await page.locator('.dzy-header-user').click();
+      await page.getByText('清除缓存', { exact: true }).click();
+      await dialog('清除缓存').waitFor({ state: 'visible', timeout: 15_000 });
+      await page.keyboard.press('Escape');
+      await dialog('清除缓存').waitFor({ state: 'hidden' });
+    }
+    // A partner module of the more menu explains itself.
+    await page.getByRole('button', { name: '更多' }).click();
+    await page.locator('.ant-dropdown-menu-item').filter({ hasText: '企业微信' }).click();
+    await dialog('企业微信').waitFor({ state: 'visible', timeout: 15_000 });
+    await dialog('企业微信').getByRole('button', { name: '知道了' }).click();
+    await dialog('企业微信').waitFor({ state: 'hidden' });
+    // The help panel's 在线客服 asks for the enterprise first.
+    await page.getByTestId('help-panel').getByText('在线客服').click();
+    await dialog('请选择企业').waitFor({ state: 'visible', timeout: 15_000 });
+    await page.context().close();
+  });
+
   it('logout ends the session on the server', async () => {
     const page = await product.newPage();
     await page.goto(`${product.baseUrl}/#/login`);

@@ -24,17 +24,26 @@ import {
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, ConfigProvider, Dropdown, Layout, Menu, type MenuProps, Tag, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { UserAvatar } from '../../components/user-avatar';
-import { ClearCacheDialog, NewsBell, openMessageCenter, PartnerDialog, type PartnerKey } from '../../features/message';
+import { NewsBell, openMessageCenter, type PartnerKey } from '../../features/message';
 import { IdentitySwitch, OrgSwitcher } from '../../features/org';
 import { usePermittedPaths } from '../../lib/menu';
+import { useOnceOpened } from '../../lib/once-opened';
 import { call } from '../../lib/request';
 import { signOut } from '../../lib/session';
 import { menuIcon } from './menu-icons';
 import { firstPage } from './nav';
+
+// Dialogs of the top bar load the first time they open: they are not part of the shell's first load.
+const PartnerDialog = lazy(async () => ({
+  default: (await import('../../features/message/components/partner-dialog')).PartnerDialog,
+}));
+const ClearCacheDialog = lazy(async () => ({
+  default: (await import('../../features/message/components/clear-cache-dialog')).ClearCacheDialog,
+}));
 
 export const PROFILE_PATH = '/nested/menu1/baseInfo';
 export const CHANGE_PASSWORD_PATH = '/nested/menu1/changePassword';
@@ -96,6 +105,8 @@ export function AppHeader(props: AppHeaderProps) {
   const relation = useAgencyRelation(session.orgId);
   const [partner, setPartner] = useState<PartnerKey | null>(null);
   const [clearing, setClearing] = useState(false);
+  const partnerUsed = useOnceOpened(partner !== null);
+  const clearingUsed = useOnceOpened(clearing);
   const name = session.token.hymc || session.phone;
 
   const more = moreMenuFor(session.perms, relation.data?.agencyInfo?.sssf);
@@ -225,8 +236,10 @@ export function AppHeader(props: AppHeaderProps) {
           </button>
         </Dropdown>
       </div>
-      <PartnerDialog module={partner} onClose={() => setPartner(null)} />
-      <ClearCacheDialog open={clearing} onClose={() => setClearing(false)} />
+      <Suspense fallback={null}>
+        {partnerUsed && <PartnerDialog module={partner} onClose={() => setPartner(null)} />}
+        {clearingUsed && <ClearCacheDialog open={clearing} onClose={() => setClearing(false)} />}
+      </Suspense>
     </Layout.Header>
   );
 }

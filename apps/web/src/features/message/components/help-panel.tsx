@@ -9,12 +9,15 @@ import {
 import { getHotlinesCall } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Popover, Tooltip } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { useOnceOpened } from '../../../lib/once-opened';
 import { call } from '../../../lib/request';
 import { MESSAGE_KEYS } from '../api';
-import { EntChooserDialog } from './ent-chooser-dialog';
-import { HotlineEditor } from './hotline-editor';
-import { PartnerDialog } from './partner-dialog';
+
+// The panel's dialogs load the first time they open: the panel is on every page of the shell.
+const EntChooserDialog = lazy(async () => ({ default: (await import('./ent-chooser-dialog')).EntChooserDialog }));
+const HotlineEditor = lazy(async () => ({ default: (await import('./hotline-editor')).HotlineEditor }));
+const PartnerDialog = lazy(async () => ({ default: (await import('./partner-dialog')).PartnerDialog }));
 
 const COLLAPSE_KEY = 'dzy:help-collapsed';
 
@@ -28,6 +31,8 @@ export function HelpPanel() {
   const [chooser, setChooser] = useState(false);
   const [ai, setAi] = useState(false);
   const [editing, setEditing] = useState(false);
+  const chooserUsed = useOnceOpened(chooser);
+  const aiUsed = useOnceOpened(ai);
   const help = useQuery({
     queryKey: MESSAGE_KEYS.hotlines,
     queryFn: () => call(getHotlinesCall, {}, { handle: 'all' }),
@@ -105,9 +110,11 @@ export function HelpPanel() {
           {collapsed && <span className="dzy-help-toggle-text">帮助</span>}
         </button>
       </div>
-      <EntChooserDialog open={chooser} onClose={() => setChooser(false)} />
-      <PartnerDialog module={ai ? 'ai' : null} onClose={() => setAi(false)} />
-      {editing && <HotlineEditor list={hotlines} onClose={() => setEditing(false)} />}
+      <Suspense fallback={null}>
+        {chooserUsed && <EntChooserDialog open={chooser} onClose={() => setChooser(false)} />}
+        {aiUsed && <PartnerDialog module={ai ? 'ai' : null} onClose={() => setAi(false)} />}
+        {editing && <HotlineEditor list={hotlines} onClose={() => setEditing(false)} />}
+      </Suspense>
     </>
   );
 }
