@@ -25,23 +25,28 @@ async function visitEveryEntry(page: Page): Promise<string[]> {
     await page.locator('.dzy-navbar-item').filter({ hasText: top }).click();
     // The top menu is active and the sidebar shows its pages once its first page has loaded.
     await expect
-      .poll(async () => {
-        const active = await page.locator('.dzy-navbar-item-active .dzy-navbar-title').textContent();
-        const sider = page.locator('.dzy-sider-title');
-        return active === top && ((await sider.count()) === 0 || (await sider.textContent()) === top);
-      })
+      .poll(
+        async () => {
+          const active = await page.locator('.dzy-navbar-item-active .dzy-navbar-title').textContent();
+          const sider = page.locator('.dzy-sider-title');
+          return active === top && ((await sider.count()) === 0 || (await sider.textContent()) === top);
+        },
+        { timeout: 15_000 },
+      )
       .toBe(true);
     const entries = await page.locator('.dzy-sider .ant-menu-item').allTextContents();
     if (entries.length === 0) {
       // A top menu without a sidebar is a page of its own.
-      await expect.poll(() => page.title()).toContain(top);
+      await expect.poll(() => page.title(), { timeout: 15_000 }).toContain(top);
       seen.push(top);
       continue;
     }
     for (const entry of entries) {
       await page.locator('.dzy-sider .ant-menu-item').filter({ hasText: entry }).first().click();
-      await expect.poll(() => page.title(), { message: `${top} › ${entry}` }).toBe(`${entry} - 代账云`);
-      await expect.poll(() => crumb(page), { message: `${top} › ${entry}` }).toBe(entry);
+      // A page's code loads on its first visit: on a busy machine that can take seconds, not one.
+      const wait = { message: `${top} › ${entry}`, timeout: 15_000 };
+      await expect.poll(() => page.title(), wait).toBe(`${entry} - 代账云`);
+      await expect.poll(() => crumb(page), wait).toBe(entry);
       seen.push(entry);
     }
   }
@@ -61,7 +66,8 @@ describe('every menu entry opens its own page', () => {
     expect(seen.indexOf('岗位管理')).toBe(seen.indexOf('角色权限') + 1);
     expect(errors).toEqual([]);
     await page.context().close();
-  });
+    // About fifty pages, each loading its code on its first visit.
+  }, 240_000);
 
   it('an ordinary staff member, through the entries their role grants', async () => {
     const page = await product.newPage();
@@ -69,5 +75,5 @@ describe('every menu entry opens its own page', () => {
     const seen = await visitEveryEntry(page);
     expect(seen).toContain('我的客户');
     await page.context().close();
-  });
+  }, 240_000);
 });
