@@ -10,7 +10,6 @@ import {
   inputConfirmV3Call,
   insertOrUpdateBatchFpJxfpZpCall,
   latestPoolRunCall,
-  NO_TAX_NUMBER_PROMPT,
   POOL_MONTH_MIN,
   POOL_RATE_NAMES,
   poolClientsCall,
@@ -26,7 +25,7 @@ import {
   selectFpJxfpZpListCall,
   sendTaskToFpPoolCall,
 } from '@dzy/shared';
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { countOf, listPage, pageIds } from '../../db/paging.js';
 import { enterprises, invoiceLines, invoiceRunClients, invoiceRuns, invoices, jobs } from '../../db/schema/index.js';
@@ -37,6 +36,7 @@ import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { contractBlocks } from '../contract/contract-status.js';
+import { chooseBatchClients } from '../customer/batch-clients.js';
 import { withBureauSession } from '../declare/bureau-login.js';
 import { invoiceRunJob } from './invoice-pool.jobs.js';
 import {
@@ -87,7 +87,7 @@ async function clientFilter(
 
 const send = serve(sendTaskToFpPoolCall, async ({ body, session, tx, req, deps, afterCommit }) => {
   const agencyId = agencyOf(session);
-  const today = chinaDate();
+  const _today = chinaDate();
   if (body.type === '1') {
     // The retry (business.md §4): the selected failed clients of the run, the month after the run's month
     // sent as the 申报月份 whose 所属期 is collected again (docs/decisions-15-pool.md "Retry").
@@ -136,37 +136,11 @@ const send = serve(sendTaskToFpPoolCall, async ({ body, session, tx, req, deps, 
   }
 
   checkMonth(body.month);
-  const wanted = [...new Set(body.aeiIds)];
-  const inBook = await tx
-    .select({ id: enterprises.id, qysh: enterprises.qysh, qymc: enterprises.qymc })
-    .from(enterprises)
-    .where(and(poolClients(session), body.scope === 'selected' ? inArray(enterprises.id, wanted) : undefined))
-    .orderBy(asc(enterprises.id));
-  if (body.scope === 'selected' && inBook.length !== wanted.length)
-    throw new AppError(CODE.NOT_FOUND, INVOICE_POOL_MSG.notYours);
-  const noQysh = inBook
-    .filter((e) => !e.qysh)
-    .map((e) => ({ aeiId: e.id, qymc: e.qymc, qysh: '', warning: NO_TAX_NUMBER_PROMPT }));
-  let chosen = inBook.filter((e) => e.qysh);
-  const blocks = await contractBlocks(
-    tx,
-    agencyId,
-    chosen.map((e) => e.id),
-    'fp',
-    today,
-  );
-  const blocked = chosen
-    .filter((e) => blocks.has(e.id))
-    .map((e) => ({ aeiId: e.id, qymc: e.qymc, qysh: e.qysh, warning: blocks.get(e.id) ?? '' }));
-  chosen = chosen.filter((e) => !blocks.has(e.id));
-  if (chosen.length === 0) {
-    if (blocked.length > 0)
-      throw new AppError(
-        CODE.CONFLICT,
-        blocked.length === 1 ? (blocked[0]?.warning ?? '') : INVOICE_POOL_MSG.allBlocked,
-      );
-    throw new AppError(CODE.EMPTY, noQysh.length > 0 ? NO_TAX_NUMBER_PROMPT : INVOICE_POOL_MSG.noEnterprise);
-  }
+  const { chosen, noQysh, blocked } = await chooseBatchClients(tx, session, body, {
+    ly: 'fp',
+    inServiceAlways: true,
+    msg: INVOICE_POOL_MSG,
+  });
   const run = await createRun(
     tx,
     { agencyId, userId: session.userId, kind: 'collect', month: body.month },
