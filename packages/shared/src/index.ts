@@ -35,3 +35,4 @@ export * from './staff.js';
 export * from './station.js';
 export * from './tax-compute.js';
 export * from './validators.js';
+export * from './voucher-rules.js';
