@@ -3,6 +3,7 @@ import './zod-locale.js';
 export * from './account.js';
 export * from './auth.js';
 export * from './book-close.js';
+export * from './books.js';
 export * from './bureau.js';
 export * from './bureau-client.js';
 export * from './call.js';
