@@ -6,6 +6,8 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { accountModule } from './modules/account/account.routes.js';
 import { authModule } from './modules/auth/auth.routes.js';
+import { booksModule } from './modules/books/books.routes.js';
+import { bookCloseModule } from './modules/book-close/close.routes.js';
 import { bookReportsModule } from './modules/book-reports/book-reports.routes.js';
 import { contractModule } from './modules/contract/contract.routes.js';
 import { contractFeeModule } from './modules/contract-fee/contract-fee.routes.js';
@@ -64,6 +66,8 @@ export function serverModules(): ServerModule[] {
     filingConfirmModule,
     etaxModule,
     invoicePoolModule,
+    booksModule,
+    bookCloseModule,
     bookReportsModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
