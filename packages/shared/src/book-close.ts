@@ -231,10 +231,14 @@ export const voucherRuleSetSchema = z.object({
 });
 export type VoucherRuleSet = z.infer<typeof voucherRuleSetSchema>;
 
-/** The rules an agency starts with (小企业会计准则 2013 codes). */
+/**
+ * The rules an agency starts with (小企业会计准则 2013 codes; a 企业会计准则 book reads 5xxx as 6xxx and 31xx as
+ * 41xx). 222101 stands for the book's own VAT leaf: 销项税额 (22210102) or 进项税额 (22210101) in a general
+ * taxpayer's book, 222101 itself in a small-scale one.
+ */
 export const DEFAULT_VOUCHER_RULES: VoucherRuleSet = {
-  sales: { debit: '1122', income: '5001', tax: '22210102', summary: '销售收入' },
-  purchase: { goods: '1405', expense: '5602', tax: '22210101', credit: '2202', summary: '采购' },
+  sales: { debit: '1122', income: '5001', tax: '222101', summary: '销售收入' },
+  purchase: { goods: '1405', expense: '560202', tax: '222101', credit: '2202', summary: '采购' },
   payroll: { debit: '560201', credit: '221101', summary: '计提工资' },
   close: { cjsRate: 7, halve: true },
 };

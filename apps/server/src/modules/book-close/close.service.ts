@@ -23,6 +23,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { bookAccounts, bookCloses, books, enterprises, voucherRules, vouchers } from '../../db/schema/index.js';
 import { AppError } from '../../plugins/errors.js';
+import { chartCodes } from '../books/charts.js';
 import {
   type BookRow,
   createVoucher,
@@ -109,6 +110,7 @@ const startsWithAny = (code: string, prefixes: readonly string[]) => prefixes.so
  */
 export function surtaxOf(
   leaves: readonly LeafBalance[],
+  salesCodes: readonly string[],
   vatKind: string,
   period: string,
   cjsRate: CjsRate,
@@ -118,7 +120,7 @@ export function surtaxOf(
   let sales = 0;
   for (const l of leaves) {
     if (l.code.startsWith(CLOSE_CODES.vat)) vat += l.pc - l.pd;
-    if (startsWithAny(l.code, CLOSE_CODES.sales)) sales += l.pc - l.pd;
+    if (startsWithAny(l.code, salesCodes)) sales += l.pc - l.pd;
   }
   vat = Math.max(0, vat);
   const halved = halve && vatKind === 'small' && period >= '2023-01' && period <= '2027-12';
@@ -206,7 +208,8 @@ async function transferLines(
       leaf.pc -= l.credit;
     }
   }
-  const surtax = surtaxOf(leaves, book.vatKind, period, opts.cjsRate, opts.halve);
+  const codes = chartCodes(book.standard, book.vatKind);
+  const surtax = surtaxOf(leaves, [codes.revenue, codes.otherRevenue], book.vatKind, period, opts.cjsRate, opts.halve);
   const profitLeaves = leaves.filter((l) => l.category === 'profit' && l.net !== 0);
   const income = profitLeaves.filter((l) => l.direction === 'credit');
   const expense = profitLeaves.filter((l) => l.direction === 'debit');
@@ -219,7 +222,7 @@ async function transferLines(
     const lines: VoucherLineInput[] = [
       {
         summary,
-        accountId: (await leafFor(tx, book.id, CLOSE_CODES.surtaxExpense)).id,
+        accountId: (await leafFor(tx, book.id, codes.taxesAndSurcharges)).id,
         debit: surtax.total,
         credit: 0,
       },
@@ -236,7 +239,7 @@ async function transferLines(
   }
   if (profitLeaves.length === 0) return { lines: [], amount: 0, surtax, profit };
   const summary = '结转本期损益';
-  const profitAcc = (await leafFor(tx, book.id, CLOSE_CODES.profit)).id;
+  const profitAcc = (await leafFor(tx, book.id, codes.currentYearProfit)).id;
   const lines: VoucherLineInput[] = [];
   for (const l of income) lines.push({ summary, accountId: l.id, debit: -l.net, credit: 0 });
   if (incomeTotal !== 0) lines.push({ summary, accountId: profitAcc, debit: 0, credit: incomeTotal });

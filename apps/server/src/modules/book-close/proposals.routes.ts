@@ -13,6 +13,7 @@ import { bookAccounts, books, voucherRules, vouchers } from '../../db/schema/ind
 import { audit } from '../../lib/audit.js';
 import { type Served, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
+import { chartCodes } from '../books/charts.js';
 import { agencyOf } from '../customer/customer.repo.js';
 import { createVoucher } from '../voucher-store/voucher-store.js';
 import { lastDayOf, rulesOf } from './close.service.js';
@@ -96,6 +97,14 @@ async function draftsOf(tx: Queryable, agencyId: number, bookId: number) {
         and i.state <> 'void'
       order by i.direction desc, i.kprq, i.id`),
   );
+  const codes = chartCodes(book.standard, book.vatKind);
+  /** A rule's code in this book: the VAT stand-in, and the 企业会计准则 numbering. */
+  const inBook = (c: string, vat: 'out' | 'in') => {
+    if (c === '222101') return vat === 'out' ? codes.vatOutput : (codes.vatInput ?? '222101');
+    if (book.standard === 'general' && /^5\d{3}/.test(c)) return `6${c.slice(1)}`;
+    if (book.standard === 'general' && /^31\d{2}/.test(c)) return `41${c.slice(2)}`;
+    return c;
+  };
   const drafts: Draft[] = [];
   const build = (
     key: string,
@@ -109,8 +118,9 @@ async function draftsOf(tx: Queryable, agencyId: number, bookId: number) {
     const postLines: Draft['postLines'] = [];
     for (const p of parts) {
       if (p.debit === 0 && p.credit === 0) continue;
-      const a = leafOf(accounts, p.code);
-      if (!a) problem ||= `账套缺少科目${p.code}，请在科目中添加或修改记账规则`;
+      const code = inBook(p.code, key.startsWith('out:') ? 'out' : 'in');
+      const a = leafOf(accounts, code);
+      if (!a) problem ||= `账套缺少科目${code}，请在科目中添加或修改记账规则`;
       else if (a.auxKinds.length > 0) problem ||= `科目“${a.code} ${a.name}”设有辅助核算，请在凭证中手工录入`;
       lines.push({
         summary: p.summary,
