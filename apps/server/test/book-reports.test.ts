@@ -14,8 +14,11 @@ import {
 } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inScope } from '../src/db/client.js';
-import { bookOpenings } from '../src/db/schema/index.js';
+import { bookCloses, bookOpenings } from '../src/db/schema/index.js';
+import { bookAnswersFor } from '../src/modules/book-reports/books-source.js';
 import { accountIdsByCode, createBook } from '../src/modules/books/books.service.js';
+import type { ItemRow } from '../src/modules/filing-batch/filing-batch.repo.js';
+import { offlineFigures } from '../src/modules/filing-batch/filing-batch.sources.js';
 import { createVoucher, type VoucherLineInput } from '../src/modules/voucher-store/voucher-store.js';
 import { ENT, ID } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
@@ -418,5 +421,38 @@ describe('财务报表', () => {
       headers: { cookie: other },
     });
     expect(JSON.parse(theirs.payload).code).toBe(CODE.NOT_FOUND);
+  });
+});
+
+describe('the books feed the declarations', () => {
+  it('a closed period gives 财务报表 and 企业所得税 figures (source books); an open one asks for typing with the reason', async () => {
+    const item = (id: number, taxType: 'cwbb' | 'qysds', skssqq: string, skssqz: string) =>
+      ({ id, taxType, skssqq, skssqz }) as unknown as ItemRow;
+    const items = [
+      item(1, 'cwbb', '2026-01-01', '2026-01-31'),
+      item(2, 'qysds', '2026-01-01', '2026-01-31'),
+      item(3, 'cwbb', '2026-02-01', '2026-02-28'),
+    ];
+    await run((tx) => tx.insert(bookCloses).values({ agencyId: 1, bookId, period: '2026-01', closedBy: ID.admin }));
+    const answers = await run((tx) => bookAnswersFor(tx, 1, ENT.adminOwn, items));
+    const cwbb = offlineFigures(items[0] as ItemRow, answers.get(1));
+    expect(cwbb).toMatchObject({
+      source: 'books',
+      state: 'planned',
+      srze: Y(50_000),
+      sbsj: { zcze: '160300.00', fzze: '31500.00', syzqy: '128800.00', yysr: '50000.00', jlr: '28800.00' },
+    });
+    const cit = offlineFigures(items[1] as ItemRow, answers.get(2));
+    // The bureau checks 利润总额 = 营业收入 − 营业成本: every deduction goes in yycb.
+    expect(cit).toMatchObject({
+      source: 'books',
+      sbsj: { yysr: '50000.00', yycb: '21200.00', lrze: '28800.00', zcze: '160300.00' },
+    });
+    const open = offlineFigures(items[2] as ItemRow, answers.get(3));
+    expect(open).toMatchObject({ source: 'typed', state: 'needsInput' });
+    expect(open.msg).toContain('账簿2026-02尚未结账');
+    // A client without books: typed, as before.
+    const none = await run((tx) => bookAnswersFor(tx, 1, ENT.liOwn, items));
+    expect(offlineFigures(items[0] as ItemRow, none.get(1)).source).toBe('typed');
   });
 });

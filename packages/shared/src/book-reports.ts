@@ -19,7 +19,8 @@ export const BOOK_REPORT_MSG = {
   noChildren: '科目“{name}”没有下级科目，多栏账须选择有下级科目的科目',
   generalStandard: '企业会计准则账套的财务报表暂未提供，当前仅支持小企业会计准则（2013）报表',
   exportTooMany: '明细账超过20000行，请缩小期间或科目范围后再导出',
-  notClosed: '{period}尚未结账',
+  notClosed: '账簿{period}尚未结账',
+  fromBooks: '已从账簿取数（所属期末已结账的财务报表）',
 } as const;
 
 /** Page sizes of the 明细账 and drill-down lists. */
