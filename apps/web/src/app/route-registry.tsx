@@ -46,10 +46,7 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/account/vouchers': lazyNamed(() => import('../features/books/pages/vouchers-page'), 'VouchersPage'),
   '/account/settings': lazyNamed(() => import('../features/books/pages/settings-page'), 'SettingsPage'),
   '/account/ledgers': lazyNamed(() => import('../features/book-reports/pages/ledgers-page'), 'LedgersPage'),
-  '/account/statements': lazyNamed(
-    () => import('../features/book-reports/pages/statements-page'),
-    'StatementsPage',
-  ),
+  '/account/statements': lazyNamed(() => import('../features/book-reports/pages/statements-page'), 'StatementsPage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */
