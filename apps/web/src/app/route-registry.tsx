@@ -47,6 +47,7 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/account/settings': lazyNamed(() => import('../features/books/pages/settings-page'), 'SettingsPage'),
   '/account/ledgers': lazyNamed(() => import('../features/book-reports/pages/ledgers-page'), 'LedgersPage'),
   '/account/statements': lazyNamed(() => import('../features/book-reports/pages/statements-page'), 'StatementsPage'),
+  '/account/close': lazyNamed(() => import('../features/book-close/pages/close-page'), 'ClosePage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */

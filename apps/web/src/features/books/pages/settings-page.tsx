@@ -1,6 +1,7 @@
 import { Tabs } from 'antd';
 import type { ReactNode } from 'react';
 import { useDocumentTitle } from '../../../lib/document-title';
+import { RulesTab } from '../../book-close/components/rules-tab';
 import { LinkedAgencyGuard } from '../../org/components/linked-agency-guard';
 import { TemplatesTab } from '../components/templates-tab';
 import '../books.css';
@@ -11,6 +12,7 @@ import '../books.css';
  */
 export const SETTINGS_TABS: { key: string; label: string; children: ReactNode }[] = [
   { key: 'templates', label: '常用凭证', children: <TemplatesTab /> },
+  { key: 'rules', label: '记账规则', children: <RulesTab /> },
 ];
 
 export function SettingsPage() {
