@@ -1,6 +1,6 @@
 import { CODE, getQyBookCountInfoCall } from '@dzy/shared';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { bookCloses, books, enterprises, memberships, organisations } from '../../db/schema/index.js';
+import { enterprises, memberships, organisations } from '../../db/schema/index.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
@@ -25,9 +25,9 @@ export const dashboardModule: ServerModule = {
           staffCount: sql<number>`(select count(distinct ${memberships.userId})::int from ${memberships} where ${eq(memberships.orgId, agencyId)})`,
           // What 我的客户 lists for the caller: the counts must not reveal more than the book shows.
           scopeQyCount: sql<number>`(select count(*)::int from ${enterprises} where ${visible(session, agencyId)})`,
-          curYearMonthJzCount: sql<number>`(select count(distinct ${bookCloses.bookId})::int from ${bookCloses}
-            join ${books} on ${books.id} = ${bookCloses.bookId} join ${enterprises} on ${enterprises.id} = ${books.enterpriseId}
-            where ${bookCloses.agencyId} = ${agencyId} and ${bookCloses.closedAt} >= ${monthStart}::timestamptz
+          curYearMonthJzCount: sql<number>`(select count(distinct c.book_id)::int from book_closes c
+            join books b on b.id = c.book_id join enterprises on enterprises.id = b.enterprise_id
+            where c.agency_id = ${agencyId} and c.closed_at >= ${monthStart}::timestamptz
               and ${visible(session, agencyId)})`,
         })
         .from(organisations)
