@@ -48,6 +48,7 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/account/ledgers': lazyNamed(() => import('../features/book-reports/pages/ledgers-page'), 'LedgersPage'),
   '/account/statements': lazyNamed(() => import('../features/book-reports/pages/statements-page'), 'StatementsPage'),
   '/account/close': lazyNamed(() => import('../features/book-close/pages/close-page'), 'ClosePage'),
+  '/account/print': lazyNamed(() => import('../features/book-close/pages/print-page'), 'PrintPage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */
