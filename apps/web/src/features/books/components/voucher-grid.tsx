@@ -322,6 +322,7 @@ function AccountCell({
 }) {
   const typing = row.accountId === null;
   const found = typing ? matchAccounts(chart, row.accountText) : [];
+  const picked = useRef(false);
   return (
     <AutoComplete
       variant="borderless"
@@ -336,16 +337,30 @@ function AccountCell({
           </span>
         ),
       }))}
-      onSearch={onType}
+      defaultActiveFirstOption
+      onSearch={(text) => {
+        picked.current = false;
+        onType(text);
+      }}
       onSelect={(v: string) => {
         const a = chart.find((x) => x.id === Number(v));
+        picked.current = true;
         if (a) onPick(a);
       }}
       onKeyDown={(e) => {
-        // Enter with the account already chosen moves on; otherwise the list's first match is chosen.
-        if (e.key === 'Enter' && !typing) {
-          e.preventDefault();
-          onEnterPicked();
+        if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+        e.preventDefault();
+        // Enter with the account already chosen moves on; while typing, the list's highlighted match is
+        // chosen (the first one unless the user moved with the arrows).
+        if (!typing) onEnterPicked();
+        else {
+          const first = found[0];
+          setTimeout(() => {
+            if (!picked.current && first) {
+              picked.current = true;
+              onPick(first);
+            }
+          }, 0);
         }
       }}
       placeholder="编码/名称/拼音首字母"

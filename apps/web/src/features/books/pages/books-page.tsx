@@ -58,7 +58,7 @@ function Books() {
         </div>
       ),
     },
-    { key: 'qyxz', title: '纳税人类型', width: 120, render: (_, c) => QYXZ_NAMES[c.qyxz] ?? '' },
+    { key: 'qyxz', title: '纳税人类型', width: 100, render: (_, c) => QYXZ_NAMES[c.qyxz] ?? '' },
     { key: 'user', title: '负责人', dataIndex: 'allocateUserName', width: 100, ellipsis: true },
     {
       key: 'book',
@@ -69,7 +69,7 @@ function Books() {
     {
       key: 'standard',
       title: '会计准则',
-      width: 190,
+      width: 170,
       render: (_, c) => (c.standard ? STANDARD_NAMES[c.standard as keyof typeof STANDARD_NAMES] : '—'),
     },
     { key: 'start', title: '启用期间', width: 100, render: (_, c) => c.startPeriod || '—' },
