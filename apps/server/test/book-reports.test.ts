@@ -72,7 +72,7 @@ beforeAll(async () => {
   await post('2026-02-20', [l('1002', 10_300, 0, '收款'), l('1122', 0, 10_300, '收款')]);
   for (let i = 0; i < 22; i++)
     await post('2026-03-02', [l('1001', 1, 0, `提现${i + 1}`), l('1002', 0, 1, `提现${i + 1}`)]);
-});
+}, 240_000);
 afterAll(() => t?.close());
 
 async function ok<T>(path: string, body: unknown, cookie = admin): Promise<T> {

@@ -3,6 +3,7 @@ import {
   BOOK_REPORT_MSG,
   CODE,
   type DetailRow,
+  fenToYuanText,
   fillMsg,
   type GeneralAccount,
   LEDGER_MAX_MONTHS,
@@ -569,7 +570,7 @@ async function isClosed(tx: Queryable, bookId: number, period: string) {
   return Boolean(r);
 }
 
-const yuan = (fen: number) => (fen / 100).toFixed(2);
+const yuan = (fen: number) => fenToYuanText(fen);
 
 export interface StatementResult {
   lines: StatementLine[];

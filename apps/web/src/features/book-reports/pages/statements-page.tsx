@@ -92,9 +92,9 @@ export function StatementsPage() {
       pagination={false}
       columns={[
         { title: '项目', key: 'name', render: (_, l) => nameCell(l) },
-        { title: '行次', dataIndex: 'no', width: 70, align: 'center', render: (n: number) => (n ? n : '') },
-        { title: ca, key: 'a', width: 180, align: 'right', render: (_, l) => figure(l, 'a') },
-        { title: cb, key: 'b', width: 180, align: 'right', render: (_, l) => figure(l, 'b') },
+        { title: '行次', dataIndex: 'no', width: 56, align: 'center', render: (n: number) => (n ? n : '') },
+        { title: ca, key: 'a', width: 140, align: 'right', render: (_, l) => figure(l, 'a') },
+        { title: cb, key: 'b', width: 140, align: 'right', render: (_, l) => figure(l, 'b') },
       ]}
     />
   );
@@ -118,14 +118,14 @@ export function StatementsPage() {
     {
       title: ca,
       key: `${side}a`,
-      width: 140,
+      width: 124,
       align: 'right' as const,
       render: (_: unknown, p: Pair) => (p[side] ? figure(p[side], 'a') : ''),
     },
     {
       title: cb,
       key: `${side}b`,
-      width: 140,
+      width: 124,
       align: 'right' as const,
       render: (_: unknown, p: Pair) => (p[side] ? figure(p[side], 'b') : ''),
     },
@@ -139,7 +139,7 @@ export function StatementsPage() {
       loading={q.isFetching}
       dataSource={pairs}
       pagination={false}
-      scroll={{ x: 1100 }}
+      scroll={{ x: 1000 }}
       columns={[...half('l', '资产'), ...half('r', '负债和所有者权益（或股东权益）')]}
     />
   );
