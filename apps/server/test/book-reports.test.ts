@@ -164,6 +164,10 @@ describe('科目余额表', () => {
     expect(reversed.msg).toBe('起始期间不能晚于结束期间');
     const theirs = await t.call(balanceSheetCall.path, { bookId, from: '2026-01', to: '2026-01' }, other);
     expect([theirs.code, theirs.msg]).toEqual([CODE.NOT_FOUND, '账套不存在或无权访问']);
+    // An accountant of the same agency sees only the clients given to them (this one is the administrator's).
+    const li = await t.login('13800000001');
+    const notHers = await t.call(statementCall.path, { bookId, period: '2026-01', kind: 'balance' }, li);
+    expect([notHers.code, notHers.msg]).toEqual([CODE.NOT_FOUND, '账套不存在或无权访问']);
     const books = await t.call<{ total: number }>(reportBooksCall.path, {}, other);
     expect(books.data.total).toBe(0);
     const mine = await ok<{ list: { bookId: number }[] }>(reportBooksCall.path, {});
