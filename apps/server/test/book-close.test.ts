@@ -121,7 +121,7 @@ beforeAll(async () => {
     ],
     true,
   );
-});
+}, 180_000);
 afterAll(() => t?.close());
 
 const stateOf = async (bookId: number, cookie = admin) => t.call<CloseState>(closeStateCall.path, { bookId }, cookie);
@@ -224,11 +224,11 @@ describe('结账 and 反结账', () => {
     const refused = await t.call(closeBookCall.path, { bookId: books.a }, admin);
     expect(refused.code).toBe(CODE.CONFLICT);
     expect(refused.msg).toBe('有4张凭证未审核');
+    const ids = await t.ownerQuery<{ id: number }>(
+      "select id from vouchers where book_id = $1 and review = 'unreviewed'",
+      [books.a],
+    );
     await run(async (tx) => {
-      const ids = await t.ownerQuery<{ id: number }>(
-        "select id from vouchers where book_id = $1 and review = 'unreviewed'",
-        [books.a],
-      );
       for (const v of ids) await reviewVoucher(tx, ctx, v.id, true);
     });
     const closed = await t.call<CloseState>(closeBookCall.path, { bookId: books.a }, admin);
