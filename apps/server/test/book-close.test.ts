@@ -121,7 +121,7 @@ beforeAll(async () => {
     ],
     true,
   );
-}, 180_000);
+}, 400_000);
 afterAll(() => t?.close());
 
 const stateOf = async (bookId: number, cookie = admin) => t.call<CloseState>(closeStateCall.path, { bookId }, cookie);

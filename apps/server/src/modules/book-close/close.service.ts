@@ -196,20 +196,24 @@ async function transferLines(
 ): Promise<{ lines: VoucherLineInput[]; amount: number; surtax: SurtaxFigures; profit: number }> {
   const period = book.currentPeriod;
   const leaves = await leafBalances(tx, book.id, period);
-  const existing = await transferVoucher(tx, book.id, period, kind);
-  if (existing) {
-    // Undo the existing transfer's effect so the figures are those before it.
-    const own = await voucherLinesOf(tx, existing.id);
-    for (const l of own) {
-      const leaf = leaves.find((x) => x.id === l.accountId);
+  /** Takes a transfer voucher's effect out of the figures (they are then those before it). */
+  const undo = async (target: LeafBalance[], which: TransferKind) => {
+    const v = await transferVoucher(tx, book.id, period, which);
+    if (!v) return;
+    for (const l of await voucherLinesOf(tx, v.id)) {
+      const leaf = target.find((x) => x.id === l.accountId);
       if (!leaf) continue;
       leaf.net -= l.debit - l.credit;
       leaf.pd -= l.debit;
       leaf.pc -= l.credit;
     }
-  }
+  };
+  await undo(leaves, kind);
+  // The surtax is worked from the period's business, before either transfer (结转损益 debits the income).
+  const before = leaves.map((l) => ({ ...l }));
+  if (kind === 'surtax') await undo(before, 'profit');
   const codes = chartCodes(book.standard, book.vatKind);
-  const surtax = surtaxOf(leaves, [codes.revenue, codes.otherRevenue], book.vatKind, period, opts.cjsRate, opts.halve);
+  const surtax = surtaxOf(before, [codes.revenue, codes.otherRevenue], book.vatKind, period, opts.cjsRate, opts.halve);
   const profitLeaves = leaves.filter((l) => l.category === 'profit' && l.net !== 0);
   const income = profitLeaves.filter((l) => l.direction === 'credit');
   const expense = profitLeaves.filter((l) => l.direction === 'debit');
