@@ -40,9 +40,10 @@ export const blankRow = (): GridRow => ({
 
 export const accountLabel = (a: BookAccount) => `${a.code} ${a.fullName}`;
 
-/** Rows that say something (blank rows at the end are ignored on save). */
+/** Rows that are lines: an account or an amount typed (blank or summary-only rows are ignored on save). */
 export const filledRows = (rows: readonly GridRow[]) =>
-  rows.filter((r) => r.summary.trim() || r.accountId || r.debit.trim() || r.credit.trim());
+  // A row with only a 摘要 (copied down by Enter) and no account or amount is not a line.
+  rows.filter((r) => r.accountId || r.accountText.trim() || r.debit.trim() || r.credit.trim());
 
 export function rowsToLines(rows: readonly GridRow[]) {
   return filledRows(rows).map((r) => ({
