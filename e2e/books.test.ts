@@ -64,6 +64,8 @@ describe('账套 and 凭证 in Chromium', () => {
     await visible(page.getByTestId('voucher-grid'));
     await expect.poll(() => page.getByTestId('voucher-no').textContent()).toContain('第 1 号');
     await page.locator('[data-cell="0:summary"] input').click();
+    // Keyboard only from here: the pointer away from the picker's list (a hovered option would be the active one).
+    await page.mouse.move(0, 0);
     await page.keyboard.type('购办公用品');
     await page.keyboard.press('Enter');
     await page.keyboard.type('bgf');
@@ -98,6 +100,7 @@ describe('账套 and 凭证 in Chromium', () => {
     // An unbalanced voucher is refused with the rule's message.
     await page.getByTestId('new-voucher').click();
     await page.locator('[data-cell="0:summary"] input').click();
+    await page.mouse.move(0, 0);
     await page.keyboard.type('测试');
     await page.keyboard.press('Enter');
     await page.keyboard.type('1001');

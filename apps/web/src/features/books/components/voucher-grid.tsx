@@ -171,7 +171,7 @@ export function VoucherGrid({
   return (
     <table className="dzy-voucher-grid" data-testid="voucher-grid" ref={root}>
       <colgroup>
-        <col style={{ width: 40 }} />
+        <col style={{ width: 52 }} />
         <col style={{ width: '28%' }} />
         <col />
         <col style={{ width: 150 }} />
@@ -241,7 +241,7 @@ export function VoucherGrid({
                     disabled={readOnly}
                     inputMode="decimal"
                     onChange={(e) => set(i, { [side]: e.target.value.replace(/[^\d.,-]/g, '') })}
-                    onBlur={() => set(i, { [side]: shownAmount(r[side]).replace(/,/g, '') })}
+                    onBlur={() => set(i, { [side]: shownAmount(r[side]) })}
                     onKeyDown={onKey(i, side)}
                     data-testid={`${side}-${i}`}
                   />

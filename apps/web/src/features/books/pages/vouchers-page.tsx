@@ -10,7 +10,7 @@ import {
   vouchersCall,
 } from '@dzy/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Empty, Input, Modal, Select, Space, Table, Tag, Typography, Upload } from 'antd';
+import { App, Button, DatePicker, Empty, Input, Modal, Select, Space, Tag, Typography, Upload } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useHasPerm } from '../../../components/auth';
@@ -148,11 +148,11 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
   );
 
   const columns: ListColumn<Voucher>[] = [
-    { key: 'vdate', title: '日期', dataIndex: 'vdate', width: 104 },
+    { key: 'vdate', title: '日期', dataIndex: 'vdate', width: 96 },
     {
       key: 'no',
       title: '凭证字号',
-      width: 90,
+      width: 80,
       render: (_, v) => (
         <Button
           type="link"
@@ -165,31 +165,31 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
         </Button>
       ),
     },
-    { key: 'summary', title: '摘要', width: 200, render: (_, v) => lineCell(v, (l) => l.summary) },
+    { key: 'summary', title: '摘要', width: 140, render: (_, v) => lineCell(v, (l) => l.summary) },
     {
       key: 'account',
       title: '会计科目',
-      width: 300,
+      width: 210,
       render: (_, v) => lineCell(v, (l) => `${l.accountCode} ${l.accountName}${l.auxName ? `（${l.auxName}）` : ''}`),
     },
     {
       key: 'debit',
       title: '借方金额',
-      width: 130,
+      width: 110,
       align: 'right',
       render: (_, v) => lineCell(v, (l) => (l.debit ? fenToYuanText(l.debit) : ''), 'num'),
     },
     {
       key: 'credit',
       title: '贷方金额',
-      width: 130,
+      width: 110,
       align: 'right',
       render: (_, v) => lineCell(v, (l) => (l.credit ? fenToYuanText(l.credit) : ''), 'num'),
     },
     {
       key: 'state',
       title: '状态',
-      width: 110,
+      width: 76,
       render: (_, v) => (
         <Space direction="vertical" size={2}>
           {v.review === 'reviewed' ? <Tag color="green">已审核</Tag> : <Tag>未审核</Tag>}
@@ -199,12 +199,10 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
         </Space>
       ),
     },
-    { key: 'attachments', title: '附单据', dataIndex: 'attachments', width: 70, align: 'right' },
-    { key: 'creator', title: '制单人', dataIndex: 'creatorName', width: 90, ellipsis: true },
     {
       key: 'ops',
       title: '操作',
-      width: 170,
+      width: 140,
       render: (_, v) => {
         const open = v.period >= book.currentPeriod;
         return (
@@ -265,6 +263,9 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
             ]}
           />
           <Input.Search placeholder="摘要" allowClear onSearch={setKeyword} style={{ width: 200 }} />
+          <Typography.Text type="secondary">
+            共 {list.total} 张，借贷合计 <strong data-testid="voucher-sum">{fenToYuanText(sum)}</strong> 元
+          </Typography.Text>
         </Space>
         <Space wrap>
           {can(['account:voucher:edit']) ? (
@@ -317,16 +318,9 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
                 </Button>
               ) : null}
             </Space>
-          ) : null
+          ) : undefined
         }
         empty={`${range[0] === range[1] ? range[0] : `${range[0]} 至 ${range[1]}`} 暂无凭证`}
-        summary={(keys) => (
-          <Table.Summary.Row className="dzy-voucher-sum">
-            <Table.Summary.Cell index={0} colSpan={keys.length + 1}>
-              共 {list.total} 张凭证，借贷合计 <strong data-testid="voucher-sum">{fenToYuanText(sum)}</strong> 元
-            </Table.Summary.Cell>
-          </Table.Summary.Row>
-        )}
       />
       {editing && chart.data ? (
         <VoucherEditor
