@@ -222,7 +222,7 @@ function CloseBody({ s, cjsRate }: { s: CloseState; cjsRate: CjsRate | undefined
             {s.closedPeriods.length ? s.closedPeriods.join('、') : '无'}
           </Descriptions.Item>
         </Descriptions>
-        <Space>
+        <Space style={{ marginTop: 12 }}>
           {can(['account:close:run']) ? (
             <Button
               type="primary"
