@@ -108,10 +108,13 @@ describe('账套 and 凭证 in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.type('100');
     await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-cell="1:summary"] input').inputValue()).toBe('测试');
     await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
     await page.keyboard.type('1002');
     await visible(page.locator('.dzy-account-option').filter({ hasText: '银行存款' }));
     await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
     await page.keyboard.press('Tab');
     await page.keyboard.type('90');
     await page.keyboard.press('Enter');
