@@ -60,15 +60,15 @@ describe('a batch close survives its server', () => {
     for (const id of lost) await inScope(db.app, ctx, (tx) => reopenBook(tx, ctx, id));
     await rig.owner(
       db,
-      `update book_run_clients set state = null, msg = '' where run_id = $1 and book_id = any($2::int[])`,
-      [runId, lost],
+      `update book_run_clients set state = null, msg = '' where run_id = $1 and book_id = any(string_to_array($2, ',')::int[])`,
+      [runId, lost.join(',')],
     );
     await rig.owner(db, `update book_runs set state = 'running', finished_at = null where id = $1`, [runId]);
     await rig.owner(
       db,
       `update jobs set state = 'running', locked_until = now() - interval '1 second', finished_at = null
-        where queue = 'book-close' and key = any($1::text[])`,
-      [[...lost, ...unrecorded].map((id) => `${runId}:${id}`)],
+        where queue = 'book-close' and key = any(string_to_array($1, ','))`,
+      [[...lost, ...unrecorded].map((id) => `${runId}:${id}`).join(',')],
     );
     await db.close();
 
@@ -84,14 +84,14 @@ describe('a batch close survives its server', () => {
         second.db,
         `select b.id as book_id, (select count(*)::int from book_closes c where c.book_id = b.id) as n,
                 b.current_period as current
-           from books b where b.id = any($1::int[]) order by b.id`,
-        [bookIds],
+           from books b where b.id = any(string_to_array($1, ',')::int[]) order by b.id`,
+        [bookIds.join(',')],
       );
       expect(closes.map((c) => [c.n, c.current])).toEqual(bookIds.map(() => [1, '2026-11']));
       const transfers = await rig.owner<{ n: number }>(
         second.db,
-        `select count(*)::int as n from vouchers where book_id = any($1::int[]) and source = 'close'`,
-        [bookIds],
+        `select count(*)::int as n from vouchers where book_id = any(string_to_array($1, ',')::int[]) and source = 'close'`,
+        [bookIds.join(',')],
       );
       expect(transfers[0]?.n).toBe(BOOKS * 2);
       const counted = await rig.owner<{ n: number; ok: number }>(
