@@ -98,12 +98,15 @@ export function VoucherGrid({
   const set = (i: number, patch: Partial<GridRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
   const focus = (i: number, col: Col) => {
-    // The next row may be added in this same event: focus once React has rendered it.
-    setTimeout(() => {
+    // At once when the cell is there (a fast typist's next key must land in it); a row added in this same
+    // event is focused once React has rendered it.
+    const go = () => {
       const el = root.current?.querySelector<HTMLInputElement>(`[data-cell="${i}:${col}"] input`);
       el?.focus();
       el?.select();
-    }, 0);
+      return Boolean(el);
+    };
+    if (!go()) setTimeout(go, 0);
   };
 
   const moveOn = (i: number, col: Col) => {
