@@ -68,12 +68,6 @@ export function gridProblem(rows: readonly GridRow[]): string | null {
 const COLS = ['summary', 'account', 'debit', 'credit'] as const;
 type Col = (typeof COLS)[number];
 
-/** Amount text as shown when not being typed: 1234.5 → 1,234.50. */
-const shownAmount = (t: string) => {
-  const f = yuanTextToFen(t);
-  return f === null || f === 0 ? t : fenToYuanText(f);
-};
-
 /**
  * The keyboard-first entry grid (凭证录入): 摘要 | 会计科目 | 借方金额 | 贷方金额. Enter moves to the next
  * cell (after an amount: the next row's 摘要, which takes the row above's when left empty); '=' in an
@@ -244,7 +238,6 @@ export function VoucherGrid({
                     disabled={readOnly}
                     inputMode="decimal"
                     onChange={(e) => set(i, { [side]: e.target.value.replace(/[^\d.,-]/g, '') })}
-                    onBlur={() => set(i, { [side]: shownAmount(r[side]) })}
                     onKeyDown={onKey(i, side)}
                     data-testid={`${side}-${i}`}
                   />
