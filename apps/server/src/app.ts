@@ -6,6 +6,9 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { accountModule } from './modules/account/account.routes.js';
 import { authModule } from './modules/auth/auth.routes.js';
+import { bookCloseModule } from './modules/book-close/close.routes.js';
+import { bookReportsModule } from './modules/book-reports/book-reports.routes.js';
+import { booksModule } from './modules/books/books.routes.js';
 import { contractModule } from './modules/contract/contract.routes.js';
 import { contractFeeModule } from './modules/contract-fee/contract-fee.routes.js';
 import { contractTemplateModule } from './modules/contract-template/contract-template.routes.js';
@@ -65,6 +68,9 @@ export function serverModules(): ServerModule[] {
     etaxModule,
     invoicePoolModule,
     invoiceModule,
+    booksModule,
+    bookCloseModule,
+    bookReportsModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
 }

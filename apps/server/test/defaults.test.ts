@@ -170,9 +170,31 @@ describe('普通员工 holds everyday work only', () => {
       'invoice:pool:view',
       'invoice:pool:collect',
       'invoice:stats:view',
+      // 0022: 账务's everyday pages and buttons
+      'account:book:view',
+      'account:book:setup',
+      'account:book:edit',
+      'account:voucher:view',
+      'account:voucher:edit',
+      'account:voucher:review',
+      'account:voucher:delete',
+      'account:ledger:view',
+      'account:statement:view',
+      'account:close:view',
+      'account:close:run',
+      'account:print:view',
+      'account:setting:view',
+      'account:setting:edit',
     ]);
     // Administrator-granted permissions that came after 0016 (发票's 红冲 and 批量开票): no default set held them.
-    const NEWER_ADMIN = new Set(['customer:grade:edit', 'invoice:output:red', 'invoice:output:batch']);
+    const NEWER_ADMIN = new Set([
+      'customer:grade:edit',
+      'invoice:output:red',
+      'invoice:output:batch',
+      'account:voucher:import',
+      'account:close:reverse',
+      'account:close:batch',
+    ]);
     const OLD = [...DEFAULT_STAFF_PERMS, ...ADMIN_GRANTED_PERMS.filter((p) => !NEWER_ADMIN.has(p))].filter(
       (p) => !LATER.has(p),
     );
@@ -198,6 +220,7 @@ describe('普通员工 holds everyday work only', () => {
       '0017_filing_roster.sql',
       '0019_filing_batch.sql',
       '0020_invoices.sql',
+      '0022_books.sql',
     ]) {
       const file = resolve(import.meta.dirname, '../src/db/migrations', name);
       for (const statement of readFileSync(file, 'utf8').split('--> statement-breakpoint')) {

@@ -2,6 +2,9 @@ import './zod-locale.js';
 
 export * from './account.js';
 export * from './auth.js';
+export * from './book-close.js';
+export * from './book-reports.js';
+export * from './books.js';
 export * from './bureau.js';
 export * from './bureau-client.js';
 export * from './call.js';
@@ -35,3 +38,4 @@ export * from './staff.js';
 export * from './station.js';
 export * from './tax-compute.js';
 export * from './validators.js';
+export * from './voucher-rules.js';

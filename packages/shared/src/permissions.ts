@@ -106,6 +106,25 @@ export const MENUS = [
   { id: 6082, parentId: 608, type: 'F', title: '确认申报', perm: 'declare:filing:submit' },
   { id: 6083, parentId: 608, type: 'F', title: '缴款', perm: 'declare:filing:pay' },
   { id: 6084, parentId: 608, type: 'F', title: '发送客户确认', perm: 'declare:filing:confirm' },
+  // 账务 (issue 16): books per client, vouchers, ledgers, statements, period close, batch print.
+  { id: 4, parentId: 0, type: 'M', title: '账务', path: '/account', icon: 'BookOutlined' },
+  { id: 41, parentId: 4, type: 'C', title: '账套管理', path: '/account/books', perm: 'account:book:view' },
+  { id: 411, parentId: 41, type: 'F', title: '新建账套', perm: 'account:book:setup' },
+  { id: 412, parentId: 41, type: 'F', title: '科目与期初', perm: 'account:book:edit' },
+  { id: 42, parentId: 4, type: 'C', title: '凭证', path: '/account/vouchers', perm: 'account:voucher:view' },
+  { id: 421, parentId: 42, type: 'F', title: '录入凭证', perm: 'account:voucher:edit' },
+  { id: 422, parentId: 42, type: 'F', title: '审核凭证', perm: 'account:voucher:review' },
+  { id: 423, parentId: 42, type: 'F', title: '删除凭证', perm: 'account:voucher:delete' },
+  { id: 424, parentId: 42, type: 'F', title: '导入凭证', perm: 'account:voucher:import' },
+  { id: 43, parentId: 4, type: 'C', title: '账簿', path: '/account/ledgers', perm: 'account:ledger:view' },
+  { id: 44, parentId: 4, type: 'C', title: '财务报表', path: '/account/statements', perm: 'account:statement:view' },
+  { id: 45, parentId: 4, type: 'C', title: '期末结账', path: '/account/close', perm: 'account:close:view' },
+  { id: 451, parentId: 45, type: 'F', title: '结账', perm: 'account:close:run' },
+  { id: 452, parentId: 45, type: 'F', title: '反结账', perm: 'account:close:reverse' },
+  { id: 453, parentId: 45, type: 'F', title: '批量结账', perm: 'account:close:batch' },
+  { id: 46, parentId: 4, type: 'C', title: '批量打印', path: '/account/print', perm: 'account:print:view' },
+  { id: 47, parentId: 4, type: 'C', title: '记账设置', path: '/account/settings', perm: 'account:setting:view' },
+  { id: 471, parentId: 47, type: 'F', title: '编辑记账规则', perm: 'account:setting:edit' },
   // 发票 (issue 15): the more menu's entry 303 opens it too (foundation.md §2; its region rule stays there).
   { id: 303, parentId: 0, type: 'M', title: '发票', path: '/moreModuleCloudInvoice', icon: 'FileTextOutlined' },
   {
@@ -211,6 +230,9 @@ export const ADMIN_GRANTED_PERMS: readonly PermKey[] = [
   'fee:charge:delete',
   'invoice:output:red',
   'invoice:output:batch',
+  'account:voucher:import',
+  'account:close:reverse',
+  'account:close:batch',
 ];
 
 /**

@@ -46,6 +46,13 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/moreModuleCloudInvoice/jxfp': lazyNamed(() => import('../features/invoice-pool/pages/jxfp-page'), 'JxfpPage'),
   '/moreModuleCloudInvoice/fpc': lazyNamed(() => import('../features/invoice-pool/pages/fpc-page'), 'FpcPage'),
   '/moreModuleCloudInvoice/fptj': lazyNamed(() => import('../features/invoice-pool/pages/fptj-page'), 'FptjPage'),
+  '/account/books': lazyNamed(() => import('../features/books/pages/books-page'), 'BooksPage'),
+  '/account/vouchers': lazyNamed(() => import('../features/books/pages/vouchers-page'), 'VouchersPage'),
+  '/account/settings': lazyNamed(() => import('../features/books/pages/settings-page'), 'SettingsPage'),
+  '/account/ledgers': lazyNamed(() => import('../features/book-reports/pages/ledgers-page'), 'LedgersPage'),
+  '/account/statements': lazyNamed(() => import('../features/book-reports/pages/statements-page'), 'StatementsPage'),
+  '/account/close': lazyNamed(() => import('../features/book-close/pages/close-page'), 'ClosePage'),
+  '/account/print': lazyNamed(() => import('../features/book-close/pages/print-page'), 'PrintPage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */

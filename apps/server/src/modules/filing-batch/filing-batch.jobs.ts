@@ -24,6 +24,7 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
 import { chinaDate, type JobContext, type JobHandler, RetryableError } from '../../plugins/jobs.js';
+import { bookAnswersFor } from '../book-reports/books-source.js';
 import {
   type EnterpriseRow,
   liveSessionOf,
@@ -126,12 +127,13 @@ const itemsOf = (tx: Tx, s: Start, states: ItemRow['state'][]) =>
 // --- generate / update -----------------------------------------------------------------------------
 
 async function generate(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save: (tx: Tx) => Promise<void> }> {
-  const { items, diffPercent } = await ctx.inTx(async (tx) => ({
-    items: await itemsOf(tx, s, ['pending']),
-    diffPercent: (await batchSettings(tx, s.run.agencyId)).diffPercent,
-  }));
+  const { items, diffPercent, fromBooks } = await ctx.inTx(async (tx) => {
+    const items = await itemsOf(tx, s, ['pending']);
+    const fromBooks = await bookAnswersFor(tx, s.run.agencyId, s.ent.id, items);
+    return { items, diffPercent: (await batchSettings(tx, s.run.agencyId)).diffPercent, fromBooks };
+  });
   const online = items.filter(needsBureau);
-  const gen: GeneratedItem[] = items.filter((i) => !needsBureau(i)).map(offlineFigures);
+  const gen: GeneratedItem[] = items.filter((i) => !needsBureau(i)).map((i) => offlineFigures(i, fromBooks.get(i.id)));
   let outcome: Outcome = { ok: true, msg: FILING_BATCH_MSG.generated };
   if (online.length > 0) {
     const res = await onSession(ctx, s, (session) => generateClient(ctx.deps.bureau, session, online, diffPercent));

@@ -1,5 +1,6 @@
 import {
   addMonths,
+  BOOK_REPORT_MSG,
   type BureauClient,
   type BureauEmployee,
   changeFlagged,
@@ -15,6 +16,7 @@ import {
   taxFenToYuan,
   taxYuanToFen,
 } from '@dzy/shared';
+import { type BooksAnswer, sbsjFromBooks } from '../book-reports/books-source.js';
 import type { ItemRow } from './filing-batch.repo.js';
 
 /**
@@ -285,8 +287,28 @@ async function previousReturn(
   return hit ? { srze: fen(hit.srze), ybtse: fen(hit.ybtse) } : null;
 }
 
-/** Items whose figures need no bureau call. */
-export function offlineFigures(it: ItemRow): GeneratedItem {
+/**
+ * Items whose figures need no bureau call: 财务报表 and 企业所得税 from the client's books when their period is
+ * closed (source 'books', issue 16), else typed by the user (with the books' reason when there are books).
+ */
+export function offlineFigures(it: ItemRow, books?: BooksAnswer | null): GeneratedItem {
+  if (books && (it.taxType === 'cwbb' || it.taxType === 'qysds')) {
+    const made = books.ok ? sbsjFromBooks(it.taxType, books.figures) : null;
+    if (made)
+      return {
+        id: it.id,
+        source: 'books',
+        sbsj: made.sbsj,
+        srze: made.srze,
+        ybtse: 0,
+        estimate: false,
+        diff: null,
+        flagged: false,
+        state: 'planned',
+        msg: BOOK_REPORT_MSG.fromBooks,
+      };
+    if (!books.ok) return { ...offlineFigures(it), msg: `${FILING_BATCH_MSG.needsInputTyped}（${books.msg}）` };
+  }
   return {
     id: it.id,
     source: 'typed',

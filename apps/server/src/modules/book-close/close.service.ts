@@ -1,0 +1,474 @@
+import {
+  BOOK_CLOSE_MSG,
+  type CjsRate,
+  CLOSE_CODES,
+  type CloseCheck,
+  type CloseState,
+  CODE,
+  DEFAULT_VOUCHER_RULES,
+  EDU_EXEMPT_SALES_FEN,
+  EDU_RATE,
+  fenToYuanText,
+  fillMsg,
+  LOCAL_EDU_RATE,
+  nextPeriod,
+  prevPeriod,
+  type SurtaxFigures,
+  TRANSFER_NAMES,
+  type TransferKind,
+  type VoucherRuleSet,
+  voucherRuleSetSchema,
+} from '@dzy/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { bookAccounts, bookCloses, books, enterprises, voucherRules, vouchers } from '../../db/schema/index.js';
+import { AppError } from '../../plugins/errors.js';
+import { chartCodes } from '../books/charts.js';
+import {
+  type BookRow,
+  createVoucher,
+  deleteVoucher,
+  lockBook,
+  openingTrial,
+  reviewVoucher,
+  type StoreCtx,
+  type VoucherLineInput,
+} from '../voucher-store/voucher-store.js';
+
+/**
+ * 期末结转 and 结账 (issue 16 point 5): the period-end transfers made through the voucher store (source
+ * 'close', source_ref the transfer's kind, so each is one voucher per period), the checks before closing,
+ * close and 反结账. Balances are read from book_balances and book_openings, never summed from lines.
+ * docs/decisions-16-close.md.
+ */
+
+const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
+
+interface LeafBalance {
+  id: number;
+  code: string;
+  name: string;
+  category: string;
+  direction: 'debit' | 'credit';
+  /** Balance at the period's end, debit minus credit (opening included). */
+  net: number;
+  /** The period's own debit and credit. */
+  pd: number;
+  pc: number;
+}
+
+/** Every leaf account's balance at the end of `period` (debit − credit) and its movement in the period. */
+export async function leafBalances(tx: Queryable, bookId: number, period: string): Promise<LeafBalance[]> {
+  const rows = rowsOf<{
+    id: number;
+    code: string;
+    name: string;
+    category: string;
+    direction: 'debit' | 'credit';
+    net: string;
+    pd: string;
+    pc: string;
+  }>(
+    await tx.execute(sql`
+      select a.id, a.code, a.name, a.category, a.direction,
+        (coalesce((select sum(case when a.direction = 'debit' then o.balance else -o.balance end)
+                    from book_openings o where o.book_id = a.book_id and o.account_id = a.id), 0)
+         + coalesce(b.d, 0) - coalesce(b.c, 0))::text as net,
+        coalesce(b.pd, 0)::text as pd, coalesce(b.pc, 0)::text as pc
+      from ${bookAccounts} a
+      left join (
+        select account_id, sum(debit) d, sum(credit) c,
+          sum(debit) filter (where period = ${period}) pd, sum(credit) filter (where period = ${period}) pc
+        from book_balances where book_id = ${bookId} and period <= ${period} group by account_id
+      ) b on b.account_id = a.id
+      where a.book_id = ${bookId} and a.is_leaf
+      order by a.code`),
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id), net: Number(r.net), pd: Number(r.pd), pc: Number(r.pc) }));
+}
+
+/** The agency's rules (no row: the defaults). */
+export async function rulesOf(tx: Queryable, agencyId: number): Promise<VoucherRuleSet> {
+  const rows = await tx.select().from(voucherRules).where(eq(voucherRules.agencyId, agencyId));
+  const byKind = new Map(rows.map((r) => [r.kind, r.rules]));
+  const merged = {
+    sales: byKind.get('sales') ?? DEFAULT_VOUCHER_RULES.sales,
+    purchase: byKind.get('purchase') ?? DEFAULT_VOUCHER_RULES.purchase,
+    payroll: byKind.get('payroll') ?? DEFAULT_VOUCHER_RULES.payroll,
+    close: byKind.get('close') ?? DEFAULT_VOUCHER_RULES.close,
+  };
+  const parsed = voucherRuleSetSchema.safeParse(merged);
+  return parsed.success ? parsed.data : DEFAULT_VOUCHER_RULES;
+}
+
+const startsWithAny = (code: string, prefixes: readonly string[]) => prefixes.some((p) => code.startsWith(p));
+
+/**
+ * 计提附加税 of the period: on the period's VAT (the net credit of 222101 and its sub-accounts), 城建税 at the
+ * location's rate, 教育费附加 3 %, 地方教育附加 2 % (these two not charged when the period's sales are at most
+ * 10万元), halved for a small-scale taxpayer while the 六税两费 policy runs (to 2027-12).
+ */
+export function surtaxOf(
+  leaves: readonly LeafBalance[],
+  salesCodes: readonly string[],
+  vatKind: string,
+  period: string,
+  cjsRate: CjsRate,
+  halve: boolean,
+): SurtaxFigures {
+  let vat = 0;
+  let sales = 0;
+  for (const l of leaves) {
+    if (l.code.startsWith(CLOSE_CODES.vat)) vat += l.pc - l.pd;
+    if (startsWithAny(l.code, salesCodes)) sales += l.pc - l.pd;
+  }
+  vat = Math.max(0, vat);
+  const halved = halve && vatKind === 'small' && period >= '2023-01' && period <= '2027-12';
+  const eduExempt = sales <= EDU_EXEMPT_SALES_FEN;
+  const part = (rate: number) => Math.round((vat * rate) / (halved ? 200 : 100));
+  const cjs = part(cjsRate);
+  const edu = eduExempt ? 0 : part(EDU_RATE);
+  const localEdu = eduExempt ? 0 : part(LOCAL_EDU_RATE);
+  return { vat, sales, cjsRate, halved, eduExempt, cjs, edu, localEdu, total: cjs + edu + localEdu };
+}
+
+/** The last day of a period, YYYY-MM-DD. */
+export function lastDayOf(period: string): string {
+  const [y, m] = period.split('-').map(Number) as [number, number];
+  const d = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return `${period}-${String(d).padStart(2, '0')}`;
+}
+
+/** The leaf to post to for a code: the account itself, or its first enabled leaf below it. */
+async function leafFor(tx: Queryable, bookId: number, code: string) {
+  const [a] = await tx
+    .select({ id: bookAccounts.id, code: bookAccounts.code, name: bookAccounts.name })
+    .from(bookAccounts)
+    .where(
+      and(
+        eq(bookAccounts.bookId, bookId),
+        sql`${bookAccounts.code} like ${`${code}%`}`,
+        eq(bookAccounts.isLeaf, true),
+        eq(bookAccounts.enabled, true),
+      ),
+    )
+    .orderBy(bookAccounts.code)
+    .limit(1);
+  if (!a) throw new AppError(CODE.CONFLICT, fillMsg(BOOK_CLOSE_MSG.noAccount, { code }));
+  return a;
+}
+
+async function transferVoucher(tx: Queryable, bookId: number, period: string, kind: TransferKind) {
+  const [v] = await tx
+    .select()
+    .from(vouchers)
+    .where(
+      and(
+        eq(vouchers.bookId, bookId),
+        eq(vouchers.period, period),
+        eq(vouchers.source, 'close'),
+        eq(vouchers.sourceRef, kind),
+      ),
+    );
+  return v ?? null;
+}
+
+async function voucherLinesOf(tx: Queryable, voucherId: number) {
+  return rowsOf<{ account_id: number; debit: string; credit: string }>(
+    await tx.execute(
+      sql`select account_id, debit::text, credit::text from voucher_lines where voucher_id = ${voucherId} order by seq`,
+    ),
+  ).map((r) => ({ accountId: Number(r.account_id), debit: Number(r.debit), credit: Number(r.credit) }));
+}
+
+const fingerprint = (lines: readonly { accountId: number; debit: number; credit: number }[]) =>
+  lines
+    .map((l) => `${l.accountId}:${l.debit}:${l.credit}`)
+    .sort()
+    .join('|');
+
+/** The lines of a transfer as things stand now (the existing transfer voucher's own lines taken out). */
+async function transferLines(
+  tx: Queryable,
+  book: BookRow,
+  kind: TransferKind,
+  opts: { cjsRate: CjsRate; halve: boolean },
+): Promise<{ lines: VoucherLineInput[]; amount: number; surtax: SurtaxFigures; profit: number }> {
+  const period = book.currentPeriod;
+  const leaves = await leafBalances(tx, book.id, period);
+  /** Takes a transfer voucher's effect out of the figures (they are then those before it). */
+  const undo = async (target: LeafBalance[], which: TransferKind) => {
+    const v = await transferVoucher(tx, book.id, period, which);
+    if (!v) return;
+    for (const l of await voucherLinesOf(tx, v.id)) {
+      const leaf = target.find((x) => x.id === l.accountId);
+      if (!leaf) continue;
+      leaf.net -= l.debit - l.credit;
+      leaf.pd -= l.debit;
+      leaf.pc -= l.credit;
+    }
+  };
+  await undo(leaves, kind);
+  // The surtax is worked from the period's business, before either transfer (结转损益 debits the income).
+  const before = leaves.map((l) => ({ ...l }));
+  if (kind === 'surtax') await undo(before, 'profit');
+  const codes = chartCodes(book.standard, book.vatKind);
+  const surtax = surtaxOf(before, [codes.revenue, codes.otherRevenue], book.vatKind, period, opts.cjsRate, opts.halve);
+  const profitLeaves = leaves.filter((l) => l.category === 'profit' && l.net !== 0);
+  const income = profitLeaves.filter((l) => l.direction === 'credit');
+  const expense = profitLeaves.filter((l) => l.direction === 'debit');
+  const incomeTotal = income.reduce((s, l) => s - l.net, 0);
+  const expenseTotal = expense.reduce((s, l) => s + l.net, 0);
+  const profit = incomeTotal - expenseTotal;
+  if (kind === 'surtax') {
+    if (surtax.total === 0) return { lines: [], amount: 0, surtax, profit };
+    const summary = '计提附加税';
+    const lines: VoucherLineInput[] = [
+      {
+        summary,
+        accountId: (await leafFor(tx, book.id, codes.taxesAndSurcharges)).id,
+        debit: surtax.total,
+        credit: 0,
+      },
+    ];
+    const parts: [string, number][] = [
+      [CLOSE_CODES.cjs, surtax.cjs],
+      [CLOSE_CODES.edu, surtax.edu],
+      [CLOSE_CODES.localEdu, surtax.localEdu],
+    ];
+    for (const [code, amount] of parts)
+      if (amount !== 0)
+        lines.push({ summary, accountId: (await leafFor(tx, book.id, code)).id, debit: 0, credit: amount });
+    return { lines, amount: surtax.total, surtax, profit };
+  }
+  if (profitLeaves.length === 0) return { lines: [], amount: 0, surtax, profit };
+  const summary = '结转本期损益';
+  const profitAcc = (await leafFor(tx, book.id, codes.currentYearProfit)).id;
+  const lines: VoucherLineInput[] = [];
+  for (const l of income) lines.push({ summary, accountId: l.id, debit: -l.net, credit: 0 });
+  if (incomeTotal !== 0) lines.push({ summary, accountId: profitAcc, debit: 0, credit: incomeTotal });
+  if (expenseTotal !== 0) lines.push({ summary, accountId: profitAcc, debit: expenseTotal, credit: 0 });
+  for (const l of expense) lines.push({ summary, accountId: l.id, debit: 0, credit: l.net });
+  return { lines, amount: incomeTotal + expenseTotal, surtax, profit };
+}
+
+/** Takes away a transfer voucher (it may have been reviewed when made). */
+async function dropTransfer(tx: Queryable, ctx: StoreCtx, voucherId: number) {
+  await reviewVoucher(tx, ctx, voucherId, false);
+  await deleteVoucher(tx, ctx, voucherId);
+}
+
+/**
+ * Makes (or remakes) a transfer voucher of the book's current period: none when there is nothing to
+ * transfer; the same voucher when its lines are still right; otherwise the old one is replaced. The voucher
+ * is reviewed at once by whoever made it (it is the system's, worked from reviewed figures).
+ */
+export async function makeTransfer(
+  tx: Queryable,
+  ctx: StoreCtx,
+  bookId: number,
+  kind: TransferKind,
+  opts: { cjsRate: CjsRate; halve: boolean },
+) {
+  const book = await lockBook(tx, ctx.agencyId, bookId);
+  const period = book.currentPeriod;
+  const { lines } = await transferLines(tx, book, kind, opts);
+  const existing = await transferVoucher(tx, bookId, period, kind);
+  if (existing) {
+    const same = fingerprint(await voucherLinesOf(tx, existing.id)) === fingerprint(lines.map((l) => ({ ...l })));
+    if (same) return existing;
+    await dropTransfer(tx, ctx, existing.id);
+  }
+  if (lines.length === 0) return null;
+  const v = await createVoucher(tx, ctx, bookId, { vdate: lastDayOf(period), source: 'close', sourceRef: kind, lines });
+  await reviewVoucher(tx, ctx, v.id, true);
+  return v;
+}
+
+/** The checks before closing the book's current period, each with its label and, when failing, why. */
+export async function closeChecks(
+  tx: Queryable,
+  book: BookRow,
+  opts: { cjsRate: CjsRate; halve: boolean },
+): Promise<{ checks: CloseCheck[]; surtax: SurtaxFigures; profit: number; amounts: Record<TransferKind, number> }> {
+  const period = book.currentPeriod;
+  const checks: CloseCheck[] = [];
+  const push = (key: CloseCheck['key'], label: string, msg: string) => checks.push({ key, label, ok: msg === '', msg });
+  const trial = await openingTrial(tx, book.id);
+  push('opening', '期初余额试算平衡', trial.balanced ? '' : BOOK_CLOSE_MSG.openingUnbalanced);
+  const [counts] = rowsOf<{ unbalanced: number; unreviewed: number }>(
+    await tx.execute(sql`
+      select
+        (select count(*) from (select l.voucher_id from voucher_lines l where l.book_id = ${book.id} and l.period = ${period}
+           group by l.voucher_id having sum(l.debit) <> sum(l.credit)) x)::int as unbalanced,
+        (select count(*) from vouchers v where v.book_id = ${book.id} and v.period = ${period} and v.review = 'unreviewed')::int as unreviewed`),
+  );
+  const unbalanced = Number(counts?.unbalanced ?? 0);
+  const unreviewed = Number(counts?.unreviewed ?? 0);
+  push('unbalanced', '凭证借贷平衡', unbalanced > 0 ? fillMsg(BOOK_CLOSE_MSG.unbalanced, { n: unbalanced }) : '');
+  push('unreviewed', '凭证已全部审核', unreviewed > 0 ? fillMsg(BOOK_CLOSE_MSG.unreviewed, { n: unreviewed }) : '');
+  const leaves = await leafBalances(tx, book.id, period);
+  const cashMsgs: string[] = [];
+  for (const code of CLOSE_CODES.cash) {
+    const own = leaves.filter((l) => l.code.startsWith(code));
+    const net = own.reduce((s, l) => s + l.net, 0);
+    const name = own.find((l) => l.code === code)?.name ?? (code === '1001' ? '库存现金' : '银行存款');
+    if (net < 0) cashMsgs.push(fillMsg(BOOK_CLOSE_MSG.negativeCash, { name, amount: fenToYuanText(net) }));
+  }
+  push('cash', '库存现金、银行存款无负数', cashMsgs.join('；'));
+  const surtaxNow = await transferLines(tx, book, 'surtax', opts);
+  const surtaxVoucher = await transferVoucher(tx, book.id, period, 'surtax');
+  const surtaxDone = surtaxNow.amount === 0 || (surtaxVoucher !== null && surtaxVoucher.total === surtaxNow.amount);
+  push(
+    'surtax',
+    '已计提附加税',
+    surtaxDone ? '' : fillMsg(BOOK_CLOSE_MSG.surtaxMissing, { amount: fenToYuanText(surtaxNow.amount) }),
+  );
+  const profitLeft = leaves.some((l) => l.category === 'profit' && l.net !== 0);
+  push('profit', '已结转损益，损益类科目无余额', profitLeft ? BOOK_CLOSE_MSG.profitLeft : '');
+  const profitNow = await transferLines(tx, book, 'profit', opts);
+  return {
+    checks,
+    surtax: surtaxNow.surtax,
+    profit: profitNow.profit,
+    amounts: { surtax: surtaxNow.amount, profit: profitNow.amount },
+  };
+}
+
+/** The book with its client (the caller's data scope is checked by the routes). */
+export async function bookWithClient(tx: Queryable, agencyId: number, bookId: number) {
+  const [row] = await tx
+    .select({ book: books, qymc: enterprises.qymc })
+    .from(books)
+    .innerJoin(enterprises, eq(enterprises.id, books.enterpriseId))
+    .where(and(eq(books.id, bookId), eq(books.agencyId, agencyId)));
+  if (!row) throw new AppError(CODE.NOT_FOUND, BOOK_CLOSE_MSG.bookNotFound);
+  return row;
+}
+
+/** The 期末结账 page's view of one book: transfers, checks, closed periods. */
+export async function closeState(
+  tx: Queryable,
+  agencyId: number,
+  bookId: number,
+  opts: { cjsRate: CjsRate; halve: boolean },
+): Promise<CloseState> {
+  const { book, qymc } = await bookWithClient(tx, agencyId, bookId);
+  const period = book.currentPeriod;
+  const { checks, surtax, profit, amounts } = await closeChecks(tx, book, opts);
+  const steps = [];
+  for (const kind of ['surtax', 'profit'] as const) {
+    const v = await transferVoucher(tx, bookId, period, kind);
+    steps.push({
+      kind,
+      name: TRANSFER_NAMES[kind],
+      amount: amounts[kind],
+      voucherId: v?.id ?? null,
+      voucherNo: v ? `${v.word}-${v.number}` : '',
+      voucherTotal: v?.total ?? 0,
+    });
+  }
+  const closed = await tx
+    .select({ period: bookCloses.period })
+    .from(bookCloses)
+    .where(eq(bookCloses.bookId, bookId))
+    .orderBy(bookCloses.period);
+  return {
+    bookId,
+    aeiId: book.enterpriseId,
+    qymc,
+    period,
+    startPeriod: book.startPeriod,
+    currentPeriod: book.currentPeriod,
+    closedPeriods: closed.map((c) => c.period),
+    vatKind: book.vatKind,
+    surtax,
+    profit,
+    steps,
+    checks,
+    canClose: checks.every((c) => c.ok),
+  };
+}
+
+/** Why the book's current period cannot close ('' when it can), the checks' messages joined. */
+export const refusalOf = (checks: readonly CloseCheck[]) =>
+  checks
+    .filter((c) => !c.ok)
+    .map((c) => c.msg)
+    .join('；');
+
+/** 结账: the current period closes when every check passes; the next period opens. */
+export async function closeBook(
+  tx: Queryable,
+  ctx: StoreCtx,
+  bookId: number,
+  opts: { cjsRate: CjsRate; halve: boolean },
+) {
+  const book = await lockBook(tx, ctx.agencyId, bookId);
+  const { checks } = await closeChecks(tx, book, opts);
+  const why = refusalOf(checks);
+  if (why) throw new AppError(CODE.CONFLICT, why);
+  await tx
+    .insert(bookCloses)
+    .values({ agencyId: ctx.agencyId, bookId, period: book.currentPeriod, closedBy: ctx.userId });
+  await tx
+    .update(books)
+    .set({ currentPeriod: nextPeriod(book.currentPeriod) })
+    .where(eq(books.id, bookId));
+  return book.currentPeriod;
+}
+
+/** 反结账: the latest closed period opens again (and becomes the current one). */
+export async function reopenBook(tx: Queryable, ctx: StoreCtx, bookId: number) {
+  const book = await lockBook(tx, ctx.agencyId, bookId);
+  const prev = prevPeriod(book.currentPeriod);
+  const [closed] = await tx
+    .select()
+    .from(bookCloses)
+    .where(and(eq(bookCloses.bookId, bookId), eq(bookCloses.period, prev)));
+  if (!closed || prev < book.startPeriod) throw new AppError(CODE.CONFLICT, BOOK_CLOSE_MSG.nothingClosed);
+  await tx.delete(bookCloses).where(and(eq(bookCloses.bookId, bookId), eq(bookCloses.period, prev)));
+  await tx.update(books).set({ currentPeriod: prev }).where(eq(books.id, bookId));
+  return prev;
+}
+
+/**
+ * One book of a batch close for `period`: already closed → ok; an earlier period open → refused; else the
+ * transfers, the checks and the close, all in the caller's transaction. Returns the outcome and its reason.
+ */
+export async function closeOneForRun(
+  tx: Queryable,
+  ctx: StoreCtx,
+  bookId: number,
+  period: string,
+  opts: { cjsRate: CjsRate; halve: boolean },
+): Promise<{ ok: boolean; msg: string }> {
+  const book = await lockBook(tx, ctx.agencyId, bookId);
+  if (book.currentPeriod > period) {
+    const [c] = await tx
+      .select()
+      .from(bookCloses)
+      .where(and(eq(bookCloses.bookId, bookId), eq(bookCloses.period, period)));
+    if (c) return { ok: true, msg: fillMsg(BOOK_CLOSE_MSG.alreadyClosed, { period }) };
+  }
+  if (book.currentPeriod < period)
+    return { ok: false, msg: fillMsg(BOOK_CLOSE_MSG.notClosedBefore, { period: book.currentPeriod }) };
+  if (book.currentPeriod !== period)
+    return { ok: false, msg: fillMsg(BOOK_CLOSE_MSG.notCurrent, { period: book.currentPeriod }) };
+  try {
+    await makeTransfer(tx, ctx, bookId, 'surtax', opts);
+    await makeTransfer(tx, ctx, bookId, 'profit', opts);
+  } catch (err) {
+    if (err instanceof AppError) return { ok: false, msg: err.message };
+    throw err;
+  }
+  const { checks } = await closeChecks(tx, book, opts);
+  const why = refusalOf(checks);
+  if (why) return { ok: false, msg: why };
+  await tx.insert(bookCloses).values({ agencyId: ctx.agencyId, bookId, period, closedBy: ctx.userId });
+  await tx
+    .update(books)
+    .set({ currentPeriod: nextPeriod(period) })
+    .where(eq(books.id, bookId));
+  return { ok: true, msg: fillMsg(BOOK_CLOSE_MSG.closedOk, { period }) };
+}
