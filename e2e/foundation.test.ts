@@ -89,6 +89,13 @@ describe('sign-in and the portal', () => {
     await signIn(page, DEMO_ADMIN, DEMO_PASSWORD);
     await page.waitForURL(/#\/dashboard/);
     const dialog = (title: string) => page.locator('.ant-modal').filter({ hasText: title });
+    // The help panel and the bell are styled from the first paint, not once 消息管理 (loaded on first use,
+    // with the message styles) has been opened: the panel floats at the right edge.
+    const help = page.getByTestId('help-panel');
+    await help.waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await help.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+    const box = await help.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeGreaterThan((page.viewportSize()?.width ?? 0) - 5);
     // 清除缓存 from the user menu, twice: the second time from the already loaded chunk.
     for (let round = 0; round < 2; round++) {
       await page.locator('.dzy-header-user').click();

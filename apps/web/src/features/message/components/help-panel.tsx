@@ -13,6 +13,8 @@ import { lazy, Suspense, useState } from 'react';
 import { useOnceOpened } from '../../../lib/once-opened';
 import { call } from '../../../lib/request';
 import { MESSAGE_KEYS } from '../api';
+// The shell shows these on every page: their styles cannot wait for 消息管理 (loaded when opened).
+import '../message.css';
 
 // The panel's dialogs load the first time they open: the panel is on every page of the shell.
 const EntChooserDialog = lazy(async () => ({ default: (await import('./ent-chooser-dialog')).EntChooserDialog }));

@@ -7,6 +7,8 @@ import { useState } from 'react';
 import { useMenuJump } from '../../../lib/menu';
 import { call } from '../../../lib/request';
 import { MESSAGE_KEYS, openMessageCenter, useNews } from '../api';
+// The shell shows these on every page: their styles cannot wait for 消息管理 (loaded when opened).
+import '../message.css';
 
 /** The news bell: up to 3 messages not yet seen, polled every 60 s and pushed in between. */
 export function NewsBell() {
