@@ -26,6 +26,9 @@ const router = createHashRouter([
     children: [
       { element: <GuestOnly />, children: [{ path: '/login', element: <Lazy page={LoginPage} fullScreen /> }] },
       {
+        // One antd root for every page but the sign-in page, public and signed-in alike: a toast shown on
+        // a public page just before it moves into the shell (已加入… on accepting an invitation) stays on
+        // screen, which two roots, one unmounted by the move, did not allow.
         element: <Lazy page={AntdRoot} fullScreen />,
         children: [
           { path: '/forgetPassword', element: <Lazy page={ForgetPasswordPage} fullScreen /> },
@@ -34,14 +37,8 @@ const router = createHashRouter([
           { path: '/404', element: <Lazy page={NotFoundPage} fullScreen /> },
           { path: '/dev/outbox', element: <Lazy page={DevOutboxPage} fullScreen /> },
           ...Object.entries(PUBLIC_PAGES).map(([path, page]) => ({ path, element: <Lazy page={page} fullScreen /> })),
-        ],
-      },
-      {
-        // The guard first: a visitor without a session goes to the sign-in page without loading antd.
-        element: <RequireAuth />,
-        children: [
           {
-            element: <Lazy page={AntdRoot} fullScreen />,
+            element: <RequireAuth />,
             children: [
               {
                 path: '/',
