@@ -57,6 +57,8 @@ export async function enqueue(
  */
 export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+const LOST_CONNECTION_RETRIES = 10;
+
 const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 250);
 
 /** Runs the handlers' queues in this process until stopped. */
@@ -143,8 +145,12 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
       }
     } catch (err) {
       // A cut database connection undid only the batch in flight: the job resumes from what committed.
-      const transient = err instanceof RetryableError || isConnectionLost(err);
-      const retry = transient && job.attempts < h.maxAttempts;
+      // A lost connection is the database's fault, not the job's: it gets LOST_CONNECTION_RETRIES more tries
+      // than the handler allows for its own failures (a restarting server cuts every job at once), yet a
+      // job that keeps losing its connection still ends.
+      const lost = isConnectionLost(err);
+      const transient = lost || err instanceof RetryableError;
+      const retry = transient && job.attempts < h.maxAttempts + (lost ? LOST_CONNECTION_RETRIES : 0);
       const error = err instanceof Error ? err.message : String(err);
       if (!transient) log.error({ err, job: job.id, queue: h.queue }, 'job failed');
       await finish(
