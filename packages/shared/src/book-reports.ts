@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import type { AccountingStandardKey } from './books.js';
 import { defineCall } from './call.js';
 import { cursorField, pageCursorsSchema } from './paging.js';
 
 /**
  * 账簿 and 财务报表 of a book (issue 16 point 4): 科目余额表, 总账, 明细账, 多栏账 for any period range;
- * 资产负债表 (会小企01表), 利润表 (会小企02表), 现金流量表 (会小企03表); drill-down from a figure to the
+ * 资产负债表, 利润表, 现金流量表 (会小企01-03表, or 会企01-03表 for 企业会计准则 books); drill-down from a figure to the
  * voucher lines behind it; export to .xlsx and PDF. Money on the wire: integer fen (the web formats it).
  * Balances are "debit-positive" on the wire where a direction is not given (net = debit − credit).
  */
@@ -17,7 +18,6 @@ export const BOOK_REPORT_MSG = {
   beforeStart: '查询期间早于账套启用期间{period}',
   accountNotFound: '科目不存在',
   noChildren: '科目“{name}”没有下级科目，多栏账须选择有下级科目的科目',
-  generalStandard: '企业会计准则账套的财务报表暂未提供，当前仅支持小企业会计准则（2013）报表',
   exportTooMany: '明细账超过20000行，请缩小期间或科目范围后再导出',
   notClosed: '账簿{period}尚未结账',
   fromBooks: '已从账簿取数（所属期末已结账的财务报表）',
@@ -220,10 +220,10 @@ export const STATEMENT_NAMES: Readonly<Record<StatementKind, string>> = {
   income: '利润表',
   cashflow: '现金流量表',
 };
-export const STATEMENT_FORMS: Readonly<Record<StatementKind, string>> = {
-  balance: '会小企01表',
-  income: '会小企02表',
-  cashflow: '会小企03表',
+/** The form numbers per accounting standard: 小企业会计准则 (会小企) and 企业会计准则's 一般企业 format (会企). */
+export const STATEMENT_FORMS: Readonly<Record<AccountingStandardKey, Readonly<Record<StatementKind, string>>>> = {
+  small2013: { balance: '会小企01表', income: '会小企02表', cashflow: '会小企03表' },
+  general: { balance: '会企01表', income: '会企02表', cashflow: '会企03表' },
 };
 /** The two amount columns of each statement. */
 export const STATEMENT_COLUMNS: Readonly<Record<StatementKind, readonly [string, string]>> = {
@@ -263,7 +263,7 @@ export type Statement = z.infer<typeof statementSchema>;
 
 export const statementCall = defineCall({
   path: 'account/statement/get',
-  summary: '财务报表：资产负债表（会小企01表）、利润表（会小企02表）、现金流量表（会小企03表）',
+  summary: '财务报表：资产负债表、利润表、现金流量表（小企业会计准则 会小企01-03表，企业会计准则 会企01-03表）',
   access: 'account:statement:view',
   body: z.strictObject({ bookId: idSchema, period: periodSchema, kind: z.enum(STATEMENT_KINDS) }),
   data: statementSchema,

@@ -203,7 +203,7 @@ async function statementTable(tx: Tx, book: ScopedBook, period: string, kind: 'b
   const s = await statementOf(tx, book, period, kind);
   const [ca, cb] = STATEMENT_COLUMNS[kind];
   const sub = `编制单位：${book.qymc}　${period}　单位：元`;
-  const title = `${STATEMENT_NAMES[kind]}（${STATEMENT_FORMS[kind]}）`;
+  const title = `${STATEMENT_NAMES[kind]}（${STATEMENT_FORMS[book.standard][kind]}）`;
   const name = (l: (typeof s.lines)[number]) => `${'　'.repeat(l.indent)}${l.name}`;
   const fig = (l: (typeof s.lines)[number], v: number) => (l.no === 0 ? '' : fenToYuanText(v));
   if (kind === 'balance') {

@@ -105,7 +105,7 @@ export const bookReportsModule: ServerModule = {
       const s = await statementOf(tx, book, body.period, body.kind);
       return {
         kind: body.kind,
-        form: STATEMENT_FORMS[body.kind],
+        form: STATEMENT_FORMS[book.standard][body.kind],
         qymc: book.qymc,
         period: body.period,
         lines: s.lines,

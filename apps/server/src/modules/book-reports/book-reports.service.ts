@@ -19,17 +19,7 @@ import { bookAccounts, bookCloses, books, enterprises, voucherLines, vouchers } 
 import { dataScope } from '../../lib/data-scope.js';
 import { AppError } from '../../plugins/errors.js';
 import type { SessionCtx } from '../../plugins/session.js';
-import {
-  BALANCE_LINES,
-  CASH_CODES,
-  CASH_INFLOW_LINES,
-  CASH_ITEMS,
-  CASHFLOW_LINES,
-  FALLBACK_LINE,
-  INCOME_LINES,
-  type LineDef,
-  VAT_PREFIX,
-} from './statement-lines.js';
+import { CASH_CODES, type LineDef, STATEMENT_SETS, type StatementSet, VAT_PREFIX } from './statement-lines.js';
 
 /**
  * 账簿 and 财务报表 (issue 16 point 4; docs/decisions-16-report.md). Balances come from book_balances
@@ -503,9 +493,9 @@ export async function detailLedger(
 const prefixOf = (code: string) => code.replace(/^-/, '');
 
 /** The balance-sheet line each leaf account feeds (longest code prefix among the main lines, else by category). */
-function balanceLineOf(a: AccountRow): { no: number; sign: 1 | -1 } {
+function balanceLineOf(a: AccountRow, set: StatementSet): { no: number; sign: 1 | -1 } {
   let best: { no: number; sign: 1 | -1; len: number } | null = null;
-  for (const l of BALANCE_LINES) {
+  for (const l of set.balance) {
     if (l.indent === 2 || !l.acc) continue;
     for (const code of l.acc) {
       const p = prefixOf(code);
@@ -514,10 +504,8 @@ function balanceLineOf(a: AccountRow): { no: number; sign: 1 | -1 } {
     }
   }
   if (best) return { no: best.no, sign: best.sign };
-  return { no: FALLBACK_LINE[a.category], sign: 1 };
+  return { no: set.fallback[a.category], sign: 1 };
 }
-
-const isRight = (no: number) => no >= 31;
 
 /** Evaluates the formula lines in order; `values` holds the account lines already. */
 function evaluate(defs: readonly LineDef[], values: Map<number, number>) {
@@ -531,33 +519,35 @@ function evaluate(defs: readonly LineDef[], values: Map<number, number>) {
 }
 
 /** Balance-sheet values from debit-positive leaf balances. */
-function balanceValues(accounts: readonly AccountRow[], leafBal: Map<number, number>) {
+function balanceValues(accounts: readonly AccountRow[], leafBal: Map<number, number>, set: StatementSet) {
+  const right = new Set(set.balance.filter((l) => l.side === 'right').map((l) => l.no));
   const values = new Map<number, number>();
   for (const a of accounts) {
     if (!a.isLeaf) continue;
     const bal = leafBal.get(a.id) ?? 0;
     if (bal === 0) continue;
-    const { no, sign } = balanceLineOf(a);
-    values.set(no, (values.get(no) ?? 0) + (isRight(no) ? -bal : sign * bal));
+    const { no, sign } = balanceLineOf(a, set);
+    // The right side is credit-positive; a '-' line there (减：库存股) shows its debit balance positive.
+    values.set(no, (values.get(no) ?? 0) + (right.has(no) ? -sign * bal : sign * bal));
   }
   // 其中 lines (not in any total).
-  for (const l of BALANCE_LINES) {
+  for (const l of set.balance) {
     if (l.indent !== 2 || !l.acc) continue;
     let v = 0;
     for (const a of accounts) if (a.isLeaf && l.acc.some((c) => a.code.startsWith(c))) v += leafBal.get(a.id) ?? 0;
     values.set(l.no, v);
   }
-  evaluate(BALANCE_LINES, values);
+  evaluate(set.balance, values);
   return values;
 }
 
 /** The line's accounts for drill-down: its own codes, or (fallback lines) the accounts that fell to it. */
-function drillCodes(l: LineDef, accounts: readonly AccountRow[], kind: StatementKind): string[] {
+function drillCodes(l: LineDef, accounts: readonly AccountRow[], kind: StatementKind, set: StatementSet): string[] {
   if (l.sum || l.no === 0) return [];
   const own = (l.acc ?? []).map(prefixOf);
   if (kind !== 'balance' || l.indent === 2) return own;
   const extra = accounts.filter(
-    (a) => a.level === 1 && !own.some((c) => a.code.startsWith(c)) && balanceLineOf(a).no === l.no,
+    (a) => a.level === 1 && !own.some((c) => a.code.startsWith(c)) && balanceLineOf(a, set).no === l.no,
   );
   return [...own, ...extra.map((a) => a.code)];
 }
@@ -587,7 +577,7 @@ export async function statementOf(
   period: string,
   kind: StatementKind,
 ): Promise<StatementResult> {
-  if (book.standard !== 'small2013') throw new AppError(CODE.BAD_REQUEST, BOOK_REPORT_MSG.generalStandard);
+  const set = STATEMENT_SETS[book.standard];
   if (period < book.startPeriod)
     throw new AppError(CODE.BAD_REQUEST, fillMsg(BOOK_REPORT_MSG.beforeStart, { period: book.startPeriod }));
   const accounts = await accountsOf(tx, book.id);
@@ -598,7 +588,7 @@ export async function statementOf(
   let defs: readonly LineDef[];
   const checks: StatementResult['checks'] = [];
   if (kind === 'balance') {
-    defs = BALANCE_LINES;
+    defs = set.balance;
     const end = await leafNets(tx, book, period, period);
     const endBal = new Map([...end].map(([id, n]) => [id, n.opening + n.periodDebit - n.periodCredit]));
     // 年初余额: the balance before January, or when the books start this year the opening less this year's part.
@@ -611,14 +601,14 @@ export async function statementOf(
       const o = await leafNets(tx, book, yearStart, yearStart);
       for (const [id, n] of o) startBal.set(id, n.opening);
     }
-    a = balanceValues(accounts, endBal);
-    b = balanceValues(accounts, startBal);
+    a = balanceValues(accounts, endBal, set);
+    b = balanceValues(accounts, startBal, set);
     for (const [col, m] of [
       ['期末余额', a],
       ['年初余额', b],
     ] as const) {
-      const left = m.get(30) ?? 0;
-      const right = m.get(53) ?? 0;
+      const left = m.get(set.totalAssets) ?? 0;
+      const right = m.get(set.totalRight) ?? 0;
       checks.push({
         name: `${col}：资产总计 = 负债和所有者权益总计`,
         ok: left === right,
@@ -626,14 +616,14 @@ export async function statementOf(
       });
     }
   } else if (kind === 'income') {
-    defs = INCOME_LINES;
+    defs = set.income;
     const ytd = await leafNets(tx, book, period, period);
-    a = incomeValues(accounts, ytd, 'ytd');
-    b = incomeValues(accounts, ytd, 'period');
-    checks.push(...incomeChecks(accounts, ytd, a));
+    a = incomeValues(accounts, ytd, 'ytd', set);
+    b = incomeValues(accounts, ytd, 'period', set);
+    checks.push(...incomeChecks(accounts, ytd, a, set));
   } else {
-    defs = CASHFLOW_LINES;
-    const cf = await cashFlow(tx, book, accounts, period);
+    defs = set.cashflow;
+    const cf = await cashFlow(tx, book, accounts, period, set);
     a = cf.ytd;
     b = cf.month;
     checks.push(...cf.checks);
@@ -645,7 +635,7 @@ export async function statementOf(
     bold: l.bold ?? false,
     a: l.no === 0 ? 0 : (a.get(l.no) ?? 0),
     b: l.no === 0 ? 0 : (b.get(l.no) ?? 0),
-    codes: drillCodes(l, accounts, kind),
+    codes: drillCodes(l, accounts, kind, set),
     side: l.side ?? 'single',
   }));
   void yearStart;
@@ -653,7 +643,12 @@ export async function statementOf(
 }
 
 /** 利润表 values: income lines the credit side, expense lines the debit side, of the month or the year. */
-function incomeValues(accounts: readonly AccountRow[], nets: Map<number, LeafNet>, col: 'ytd' | 'period') {
+function incomeValues(
+  accounts: readonly AccountRow[],
+  nets: Map<number, LeafNet>,
+  col: 'ytd' | 'period',
+  set: StatementSet,
+) {
   const byId = new Map(accounts.map((x) => [x.id, x]));
   const values = new Map<number, number>();
   const namesOf = (a: AccountRow, root: string) => {
@@ -666,7 +661,7 @@ function incomeValues(accounts: readonly AccountRow[], nets: Map<number, LeafNet
       names.push(cur.name);
     return names;
   };
-  for (const l of INCOME_LINES) {
+  for (const l of set.income) {
     if (!l.acc) continue;
     let v = 0;
     for (const x of accounts) {
@@ -674,15 +669,16 @@ function incomeValues(accounts: readonly AccountRow[], nets: Map<number, LeafNet
       const root = l.acc.find((c) => x.code.startsWith(c));
       if (!root) continue;
       if (l.names && !namesOf(x, root).some((n) => l.names?.some((w) => n.includes(w)))) continue;
+      if (l.except && namesOf(x, root).some((n) => l.except?.some((w) => n.includes(w)))) continue;
       const n = nets.get(x.id);
       if (!n) continue;
       const d = col === 'ytd' ? n.ytdDebit : n.periodDebit;
       const c = col === 'ytd' ? n.ytdCredit : n.periodCredit;
-      v += l.inc ? c : d;
+      v += l.inc ? c : l.neg ? -d : d;
     }
     values.set(l.no, v);
   }
-  evaluate(INCOME_LINES, values);
+  evaluate(set.income, values);
   return values;
 }
 
@@ -690,15 +686,20 @@ function incomeValues(accounts: readonly AccountRow[], nets: Map<number, LeafNet
  * The income statement against the ledger: every 损益 account's own-side amount is on some line (an account no
  * line names would be missing from 净利润).
  */
-function incomeChecks(accounts: readonly AccountRow[], nets: Map<number, LeafNet>, ytd: Map<number, number>) {
+function incomeChecks(
+  accounts: readonly AccountRow[],
+  nets: Map<number, LeafNet>,
+  ytd: Map<number, number>,
+  set: StatementSet,
+) {
   let own = 0;
   for (const x of accounts) {
-    if (!x.isLeaf || x.category !== 'profit') continue;
+    if (!x.isLeaf || x.category !== 'profit' || set.notInIncome.some((c) => x.code.startsWith(c))) continue;
     const n = nets.get(x.id);
     if (!n) continue;
     own += x.direction === 'credit' ? n.ytdCredit : -n.ytdDebit;
   }
-  const net = ytd.get(32) ?? 0;
+  const net = ytd.get(set.netProfit) ?? 0;
   return [
     {
       name: '本年累计：净利润 = 损益类科目本年收入发生额 − 费用发生额',
@@ -709,10 +710,10 @@ function incomeChecks(accounts: readonly AccountRow[], nets: Map<number, LeafNet
 }
 
 /** The cash-flow item line of a counterpart account (longest prefix), and whether it is an inflow line. */
-function cashItemOf(code: string): { inLine: number; outLine: number } {
+function cashItemOf(code: string, set: StatementSet): { inLine: number; outLine: number } {
   let best: readonly [string, number, number] | null = null;
-  for (const it of CASH_ITEMS) if (code.startsWith(it[0]) && (!best || it[0].length > best[0].length)) best = it;
-  return best ? { inLine: best[1], outLine: best[2] } : { inLine: 2, outLine: 6 };
+  for (const it of set.cashItems) if (code.startsWith(it[0]) && (!best || it[0].length > best[0].length)) best = it;
+  return best ? { inLine: best[1], outLine: best[2] } : { inLine: set.cashOther[0], outLine: set.cashOther[1] };
 }
 
 const isCash = (code: string) => CASH_CODES.some((c) => code.startsWith(c));
@@ -723,7 +724,13 @@ const isCash = (code: string) => CASH_CODES.some((c) => code.startsWith(c));
  * other line. Cash-to-cash transfers have no other line and move nothing. Because every voucher balances, the
  * items sum to the change in the cash accounts (checked against the ledger).
  */
-async function cashFlow(tx: Queryable, book: BookRow, accounts: readonly AccountRow[], period: string) {
+async function cashFlow(
+  tx: Queryable,
+  book: BookRow,
+  accounts: readonly AccountRow[],
+  period: string,
+  set: StatementSet,
+) {
   const yearStart = `${period.slice(0, 4)}-01`;
   const since = book.startPeriod > yearStart ? book.startPeriod : yearStart;
   const cashIds = accounts.filter((a) => a.isLeaf && isCash(a.code)).map((a) => a.id);
@@ -758,10 +765,10 @@ async function cashFlow(tx: Queryable, book: BookRow, accounts: readonly Account
       );
     for (const l of lines) {
       const code = l.code.startsWith(VAT_PREFIX) && main ? main.code : l.code;
-      const item = cashItemOf(code);
+      const item = cashItemOf(code, set);
       const line = l.amt >= 0 ? item.inLine : item.outLine;
       // On an inflow line cash in adds; on an outflow line cash out adds (cash in reduces it).
-      const v = CASH_INFLOW_LINES.has(line) ? l.amt : -l.amt;
+      const v = set.cashInflowLines.has(line) ? l.amt : -l.amt;
       add(ytd, line, v);
       if (l.period === period) add(month, line, v);
     }
@@ -782,21 +789,21 @@ async function cashFlow(tx: Queryable, book: BookRow, accounts: readonly Account
     yearOpening = 0;
     for (const id of cashIds) yearOpening += nets.get(id)?.opening ?? 0;
   } else yearOpening = await cashBal(yearStart, false);
-  month.set(21, await cashBal(period, false));
-  ytd.set(21, yearOpening);
-  evaluate(CASHFLOW_LINES, month);
-  evaluate(CASHFLOW_LINES, ytd);
+  month.set(set.cashOpening, await cashBal(period, false));
+  ytd.set(set.cashOpening, yearOpening);
+  evaluate(set.cashflow, month);
+  evaluate(set.cashflow, ytd);
   const closing = await cashBal(period, true);
   const checks = [
     {
       name: '本月：期末现金余额 = 货币资金科目期末余额',
-      ok: (month.get(22) ?? 0) === closing,
-      detail: `${yuan(month.get(22) ?? 0)} ${(month.get(22) ?? 0) === closing ? '=' : '≠'} ${yuan(closing)}`,
+      ok: (month.get(set.cashClosing) ?? 0) === closing,
+      detail: `${yuan(month.get(set.cashClosing) ?? 0)} ${(month.get(set.cashClosing) ?? 0) === closing ? '=' : '≠'} ${yuan(closing)}`,
     },
     {
       name: '本年累计：期末现金余额 = 货币资金科目期末余额',
-      ok: (ytd.get(22) ?? 0) === closing,
-      detail: `${yuan(ytd.get(22) ?? 0)} ${(ytd.get(22) ?? 0) === closing ? '=' : '≠'} ${yuan(closing)}`,
+      ok: (ytd.get(set.cashClosing) ?? 0) === closing,
+      detail: `${yuan(ytd.get(set.cashClosing) ?? 0)} ${(ytd.get(set.cashClosing) ?? 0) === closing ? '=' : '≠'} ${yuan(closing)}`,
     },
   ];
   return { month, ytd, checks };

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { bookCloses, books } from '../../db/schema/index.js';
 import { statementOf } from './book-reports.service.js';
+import { STATEMENT_SETS } from './statement-lines.js';
 
 /**
  * The filing plan's source "the books" (issue 16 point 7; docs/decisions-16-report.md "Books feed the
@@ -38,25 +39,25 @@ export async function bookFiguresOf(
     .from(books)
     .where(and(eq(books.agencyId, agencyId), eq(books.enterpriseId, enterpriseId)));
   if (!book) return null;
-  if (book.standard !== 'small2013') return { ok: false, msg: BOOK_REPORT_MSG.generalStandard };
   const [closed] = await tx
     .select({ period: bookCloses.period })
     .from(bookCloses)
     .where(and(eq(bookCloses.bookId, book.id), eq(bookCloses.period, period)));
   if (!closed) return { ok: false, msg: fillMsg(BOOK_REPORT_MSG.notClosed, { period }) };
+  const set = STATEMENT_SETS[book.standard];
   const bs = await statementOf(tx, book, period, 'balance');
   const inc = await statementOf(tx, book, period, 'income');
   return {
     ok: true,
     figures: {
       period,
-      zcze: bs.a.get(30) ?? 0,
-      fzze: bs.a.get(47) ?? 0,
-      syzqy: bs.a.get(52) ?? 0,
+      zcze: bs.a.get(set.totalAssets) ?? 0,
+      fzze: bs.a.get(set.totalLiabilities) ?? 0,
+      syzqy: bs.a.get(set.totalEquity) ?? 0,
       yysr: inc.a.get(1) ?? 0,
       yycbLine: inc.a.get(2) ?? 0,
-      lrze: inc.a.get(30) ?? 0,
-      jlr: inc.a.get(32) ?? 0,
+      lrze: inc.a.get(set.totalProfit) ?? 0,
+      jlr: inc.a.get(set.netProfit) ?? 0,
     },
   };
 }
