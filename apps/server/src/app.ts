@@ -7,6 +7,7 @@ import type { Database } from './db/client.js';
 import { accountModule } from './modules/account/account.routes.js';
 import { authModule } from './modules/auth/auth.routes.js';
 import { bookCloseModule } from './modules/book-close/close.routes.js';
+import { bookPrintModule } from './modules/book-print/print.routes.js';
 import { bookReportsModule } from './modules/book-reports/book-reports.routes.js';
 import { booksModule } from './modules/books/books.routes.js';
 import { contractModule } from './modules/contract/contract.routes.js';
@@ -71,6 +72,7 @@ export function serverModules(): ServerModule[] {
     booksModule,
     bookCloseModule,
     bookReportsModule,
+    bookPrintModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
 }

@@ -322,6 +322,11 @@ const EXPECTED_CALLS = [
   ['POST /api/account/ledger/detail', 'account:ledger:view'],
   ['POST /api/account/ledger/columns', 'account:ledger:view'],
   ['POST /api/account/statement/get', 'account:statement:view'],
+  // batch print (issue 16)
+  ['POST /api/account/print/start', 'account:print:view'],
+  ['POST /api/account/print/runs', 'account:print:view'],
+  ['POST /api/account/print/rate', 'account:print:view'],
+  ['POST /api/account/print/clients', 'account:print:view'],
 ];
 
 /**
@@ -370,6 +375,7 @@ const EXPECTED_PLAIN_ROUTES = [
   ['GET /api/books/voucher/importFailList', "account:voucher:import, a failure list of the caller's agency by its key"],
   ['POST /api/account/ledger/export', "account:ledger:view, the book's client in the caller's data scope"],
   ['POST /api/account/statement/export', "account:statement:view, the book's client in the caller's data scope"],
+  ['GET /api/account/print/download', "account:print:view, a finished print run of the caller's agency and data scope"],
   ['GET /api/health', 'public'],
   ['GET /api/openapi.json', 'public'],
   ['GET /api/dev/outbox', 'platform operator, development only'],

@@ -3,6 +3,7 @@ import './zod-locale.js';
 export * from './account.js';
 export * from './auth.js';
 export * from './book-close.js';
+export * from './book-print.js';
 export * from './book-reports.js';
 export * from './books.js';
 export * from './bureau.js';

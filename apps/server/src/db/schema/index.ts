@@ -1,4 +1,5 @@
 export * from './audit.js';
+export * from './book-print.js';
 export * from './books.js';
 export * from './contract.js';
 export * from './customer.js';

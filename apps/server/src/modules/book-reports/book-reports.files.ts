@@ -41,7 +41,7 @@ const y = (fen: number) => (fen === 0 ? '' : fenToYuanText(fen));
 const KIND_LABEL = { opening: '期初余额', period: '本期合计', ytd: '本年累计' } as const;
 
 /** A report as a table, shared by the .xlsx and the PDF. */
-interface Table extends PdfTable {
+export interface Table extends PdfTable {
   /** Which columns hold money (written as numbers in the sheet). */
   money: ReadonlySet<number>;
 }
@@ -53,7 +53,7 @@ const col = (header: string, width: number, align: PdfColumn['align'] = 'left'):
 });
 const moneyCols = (from: number, n: number) => new Set(Array.from({ length: n }, (_, i) => from + i));
 
-async function ledgerTable(tx: Tx, book: ScopedBook, body: LedgerExportBody): Promise<Table> {
+export async function ledgerTable(tx: Tx, book: ScopedBook, body: LedgerExportBody): Promise<Table> {
   const sub = `${book.qymc}　期间：${body.from} 至 ${body.to}　单位：元`;
   const title = LEDGER_NAMES[body.kind];
   if (body.kind === 'balances') {
@@ -199,7 +199,12 @@ async function ledgerTable(tx: Tx, book: ScopedBook, body: LedgerExportBody): Pr
   };
 }
 
-async function statementTable(tx: Tx, book: ScopedBook, period: string, kind: 'balance' | 'income' | 'cashflow') {
+export async function statementTable(
+  tx: Tx,
+  book: ScopedBook,
+  period: string,
+  kind: 'balance' | 'income' | 'cashflow',
+) {
   const s = await statementOf(tx, book, period, kind);
   const [ca, cb] = STATEMENT_COLUMNS[kind];
   const sub = `编制单位：${book.qymc}　${period}　单位：元`;

@@ -1,10 +1,12 @@
+import { deflateSync } from 'node:zlib';
+
 /**
  * Tables as a PDF built by hand (no dependency), as the bureau's receipts are: the standard CJK font
  * STSong-Light (Adobe-GB1, UniGB-UCS2-H), which PDF viewers supply, so nothing is embedded. Pages break
  * when full; the title and the header row repeat on each page.
  */
 
-const hexUcs2 = (text: string) =>
+export const hexUcs2 = (text: string) =>
   [...text]
     .map((ch) => {
       const code = ch.codePointAt(0) ?? 0x3f;
@@ -13,11 +15,11 @@ const hexUcs2 = (text: string) =>
     .join('');
 
 /** Rough width of text at a size: CJK full width, the rest half. */
-const widthOf = (text: string, size: number) =>
+export const widthOf = (text: string, size: number) =>
   [...text].reduce((w, ch) => w + ((ch.codePointAt(0) ?? 0) > 0x2e80 ? size : size * 0.5), 0);
 
 /** Cuts text to fit a width. */
-function fit(text: string, width: number, size: number) {
+export function fit(text: string, width: number, size: number) {
   if (widthOf(text, size) <= width) return text;
   let out = '';
   for (const ch of text) {
@@ -45,9 +47,21 @@ export interface PdfTable {
   landscape?: boolean;
 }
 
+/** A page's drawing operators and its size in points (batch print lays out its own pages too). */
+export interface PdfPage {
+  content: string;
+  w: number;
+  h: number;
+}
+
 /** One PDF of one or more tables (each starts on a new page). */
 export function tablesPdf(tables: readonly PdfTable[]): Buffer {
-  const pages: { content: string; w: number; h: number }[] = [];
+  return assemblePdf(tablePages(tables));
+}
+
+/** The pages of one or more tables (each starts on a new page). */
+export function tablePages(tables: readonly PdfTable[]): PdfPage[] {
+  const pages: PdfPage[] = [];
   for (const t of tables) {
     const [w, h] = t.landscape ? [842, 595] : [595, 842];
     const left = 36;
@@ -93,16 +107,20 @@ export function tablesPdf(tables: readonly PdfTable[]): Buffer {
       pages.push({ content: ops.join('\n'), w, h });
     } while (i < t.rows.length);
   }
-  return assemble(pages);
+  return pages;
 }
 
-function assemble(pages: readonly { content: string; w: number; h: number }[]): Buffer {
+/**
+ * The PDF file of the given pages, with the one CJK font as /F1; `compress` deflates the page streams
+ * (batch print keeps many clients' files until they are downloaded).
+ */
+export function assemblePdf(pages: readonly PdfPage[], opts: { compress?: boolean } = {}): Buffer {
   // Objects: 1 catalog, 2 pages, 3 font, 4 cid font, 5 descriptor, then per page: page, content.
   const objects: string[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '',
     '<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [4 0 R] >>',
-    '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 2 >> /FontDescriptor 5 0 R >>',
+    '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 2 >> /FontDescriptor 5 0 R /DW 1000 /W [1 95 500 814 939 500] >>',
     '<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [-25 -254 1000 880] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 880 /StemV 93 >>',
   ];
   const kids: string[] = [];
@@ -112,7 +130,10 @@ function assemble(pages: readonly { content: string; w: number; h: number }[]): 
     objects.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${p.w} ${p.h}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageObj + 1} 0 R >>`,
     );
-    objects.push(`<< /Length ${Buffer.byteLength(p.content, 'latin1')} >>\nstream\n${p.content}\nendstream`);
+    if (opts.compress) {
+      const packed = deflateSync(Buffer.from(p.content, 'latin1')).toString('latin1');
+      objects.push(`<< /Length ${packed.length} /Filter /FlateDecode >>\nstream\n${packed}\nendstream`);
+    } else objects.push(`<< /Length ${Buffer.byteLength(p.content, 'latin1')} >>\nstream\n${p.content}\nendstream`);
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages.length} >>`;
   let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
