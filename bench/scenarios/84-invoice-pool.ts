@@ -2,6 +2,12 @@ import { CODE, queryFpXxfpCall, searchJXxDataCall, searchJxppDataCall } from '@d
 import { sql } from 'drizzle-orm';
 import { type Db, inScope } from '../../apps/server/src/db/client.js';
 import { breakdownOf, poolList, trendOf } from '../../apps/server/src/modules/invoice-pool/invoice-pool.routes.js';
+import {
+  agencyPartiesOf,
+  monthCountsOf,
+  monthPartiesOf,
+  monthStatsOf,
+} from '../../apps/server/src/modules/invoice-store/invoice-store.js';
 import { type BenchEnv, defineScenario, expectThat } from '../scenario.js';
 import type { BenchData } from '../setup.js';
 import { adminCtx } from './customer-bench.js';
@@ -16,8 +22,8 @@ const MONTH = '2026-10';
 let seededMs = 0;
 
 /**
- * Seeds the month's invoices, their lines and the two rollups set-based as the owner (the rollups with the
- * invoice store's own aggregates, refreshMonthRollups, over the 2,000 clients at once), before the set-up's
+ * Seeds the month's invoices, their lines and the rollups set-based as the owner (the rollups with the
+ * invoice store's own aggregates, refreshMonthRollups', over the 2,000 clients at once), before the set-up's
  * VACUUM ANALYZE. Rates 13 %, 9 %, 6 %, 3 % and 1 % in turn; 专票 for two invoices in three; 40 other parties.
  */
 async function seedInvoices(owner: Db, data: BenchData) {
@@ -47,21 +53,21 @@ async function seedInvoices(owner: Db, data: BenchData) {
              case round(i.tax * 100.0 / i.amount) when 13 then '0.13' when 9 then '0.09' when 6 then '0.06'
                   when 3 then '0.03' else '0.01' end, i.tax
       from invoices i where i.agency_id = ${agencyId} and i.month = ${MONTH}`);
+    // The rollups with the store's own aggregates (refreshMonthRollups' statements), for every client at once.
+    const month = sql`agency_id = ${agencyId} and month = ${MONTH}`;
     await tx.execute(sql`
       insert into invoice_month_stats
         (agency_id, enterprise_id, month, direction, fplx, rate, count, amount, tax, total, deduct_tax)
-      select i.agency_id, i.enterprise_id, i.month, i.direction, i.fplx, l.rate,
-             count(distinct i.id)::int, sum(l.amount), sum(l.tax), sum(l.amount + l.tax),
-             coalesce(sum(l.tax) filter (where i.deduct_state = 'confirmed'), 0)
-      from invoices i join invoice_lines l on l.invoice_id = i.id
-      where i.agency_id = ${agencyId} and i.month = ${MONTH} and i.state <> 'void'
-      group by i.agency_id, i.enterprise_id, i.month, i.direction, i.fplx, l.rate`);
+      ${monthStatsOf(sql`i.agency_id = ${agencyId} and i.month = ${MONTH}`)}`);
+    await tx.execute(sql`
+      insert into invoice_month_counts (agency_id, enterprise_id, month, direction, fplx, count)
+      ${monthCountsOf(month)}`);
     await tx.execute(sql`
       insert into invoice_month_parties (agency_id, enterprise_id, month, direction, cp_tax_no, cp_name, count, total)
-      select agency_id, enterprise_id, month, direction, cp_tax_no, max(cp_name), count(*)::int, sum(total)
-      from invoices
-      where agency_id = ${agencyId} and month = ${MONTH} and state <> 'void'
-      group by agency_id, enterprise_id, month, direction, cp_tax_no`);
+      ${monthPartiesOf(month)}`);
+    await tx.execute(sql`
+      insert into invoice_agency_parties (agency_id, month, direction, cp_tax_no, cp_name, count, total)
+      ${agencyPartiesOf(month)}`);
   });
   const res = (await owner.execute(
     sql`select count(*)::int as n from invoices where agency_id = ${agencyId} and month = ${MONTH}`,
@@ -115,7 +121,11 @@ export default defineScenario({
     const direct = await listSql(env);
     expectThat(r.data.total === direct.total, `total ${r.data.total}`);
     expectThat(r.data.list.map((x) => x.id).join() === direct.list.map((x) => x.id).join(), 'same page');
-    const parts = await env.call<{ xxByRate: { amount: number }[] }>(searchJxppDataCall.path, { month: MONTH }, cookie);
+    const parts = await env.call<{
+      xxByRate: { amount: number }[];
+      xxByKind: { count: number }[];
+      topBuyers: { taxNo: string; total: number }[];
+    }>(searchJxppDataCall.path, { month: MONTH }, cookie);
     expectThat(parts.code === CODE.OK, `statistics answered ${parts.code} ${parts.msg}`);
     const sums = await inAgency(
       env,
@@ -129,6 +139,25 @@ export default defineScenario({
     expectThat(
       parts.data.xxByRate.reduce((a, x) => a + x.amount, 0) === Number(sums?.amount),
       'the statistics equal the sum of the invoices',
+    );
+    expectThat(
+      parts.data.xxByKind.reduce((a, x) => a + x.count, 0) === CLIENTS * OUT_PER,
+      'the kinds count each invoice once',
+    );
+    const topBuyer = await inAgency(
+      env,
+      async (tx) =>
+        (
+          (await tx.execute(
+            sql`select cp_tax_no, sum(total)::bigint as total from invoices where agency_id = ${env.data.agencyId}
+                and month = ${MONTH} and direction = 'out' group by cp_tax_no order by sum(total) desc, cp_tax_no limit 1`,
+          )) as unknown as { rows: { cp_tax_no: string; total: string }[] }
+        ).rows[0],
+    );
+    expectThat(
+      parts.data.topBuyers[0]?.taxNo === topBuyer?.cp_tax_no &&
+        parts.data.topBuyers[0]?.total === Number(topBuyer?.total),
+      'the top buyer is the invoices’ top buyer',
     );
     const post = (path: string, b: unknown) => async () => {
       const res = await fetch(`${env.baseUrl}/api/${path}`, {

@@ -200,6 +200,11 @@ describe('the invoice pool', () => {
     );
     const kindAmount = br.data.xxByKind.reduce((a, x) => a + x.amount, 0);
     expect(kindAmount).toBe(sim.filter((x) => x.zt !== '2').reduce((a, x) => a + fen(x.hjje), 0));
+    // 张数 by kind: each invoice once, however many rates its lines have.
+    for (const k of ['zp', 'pp'])
+      expect(br.data.xxByKind.find((x) => x.key === k)?.count ?? 0).toBe(
+        sim.filter((x) => x.zt !== '2' && x.fplx === k).length,
+      );
     const buyers = new Map<string, number>();
     for (const inv of sim) buyers.set(inv.gfsh, (buyers.get(inv.gfsh) ?? 0) + fen(inv.jshj));
     const top = [...buyers.values()].sort((a, b) => b - a)[0];
@@ -213,6 +218,36 @@ describe('the invoice pool', () => {
     expect(kinds.code, kinds.msg).toBe(CODE.OK);
     expect(kinds.data.list).toHaveLength(1);
     expect((kinds.data.list[0]?.zpAmount ?? 0) + (kinds.data.list[0]?.ppAmount ?? 0)).toBe(kindAmount);
+
+    // The agency's month (the administrator, no client chosen): kinds counted once each, and the top buyers and
+    // sellers (from the agency's party rollup) equal to the stored invoices grouped by the other party.
+    const whole = await s.call<{
+      xxByKind: { key: string; count: number }[];
+      jxByKind: { key: string; count: number }[];
+      topBuyers: { taxNo: string; name: string; total: number; count: number }[];
+      topSellers: { taxNo: string; name: string; total: number; count: number }[];
+    }>(searchJxppDataCall.path, { month: MONTH }, admin);
+    expect(whole.code, whole.msg).toBe(CODE.OK);
+    const kindCounts = await rig.owner<{ direction: string; fplx: string; n: number }>(
+      s.db,
+      `select direction, fplx, count(*)::int as n from invoices where agency_id = $1 and month = $2 and state <> 'void'
+        group by direction, fplx`,
+      [c.agency_id, MONTH],
+    );
+    for (const k of kindCounts)
+      expect(
+        (k.direction === 'out' ? whole.data.xxByKind : whole.data.jxByKind).find((x) => x.key === k.fplx)?.count,
+      ).toBe(k.n);
+    const topOf = (direction: string) =>
+      rig.owner<{ taxNo: string; name: string; total: number; count: number }>(
+        s.db,
+        `select cp_tax_no as "taxNo", max(cp_name) as name, sum(total)::float8 as total, count(*)::int as count
+           from invoices where agency_id = $1 and month = $2 and direction = $3 and state <> 'void'
+          group by cp_tax_no order by sum(total) desc, cp_tax_no limit 10`,
+        [c.agency_id, MONTH, direction],
+      );
+    expect(whole.data.topBuyers).toEqual(await topOf('out'));
+    expect(whole.data.topSellers).toEqual(await topOf('in'));
   });
 
   it('lists the pool’s invoices by the one paging mechanism with filters and sums', async () => {
@@ -429,8 +464,27 @@ describe('the invoice pool', () => {
       [MONTH],
     );
     expect(seen.data.total).toBe(want[0]?.n);
-    const st2 = await s.call<{ months: { xxAmount: number }[] }>(searchJXxDataCall.path, { month: MONTH }, staff);
+    const st2 = await s.call<{ months: { xxAmount: number; xxCount: number }[] }>(
+      searchJXxDataCall.path,
+      { month: MONTH },
+      staff,
+    );
     expect(st2.data.months.at(-1)?.xxAmount).toBe(Number(want[0]?.amount));
+    expect(st2.data.months.at(-1)?.xxCount).toBe(want[0]?.n);
+    // Their top buyers come from their own clients' rows, not the agency's.
+    const st3 = await s.call<{ topBuyers: { taxNo: string; total: number }[] }>(
+      searchJxppDataCall.path,
+      { month: MONTH },
+      staff,
+    );
+    const theirTop = await rig.owner<{ taxNo: string; total: number }>(
+      s.db,
+      `select cp_tax_no as "taxNo", sum(total)::float8 as total from invoices
+        where direction = 'out' and month = $1 and state <> 'void' and enterprise_id in (${mine.join(', ')})
+        group by cp_tax_no order by sum(total) desc, cp_tax_no limit 10`,
+      [MONTH],
+    );
+    expect(st3.data.topBuyers.map((x) => ({ taxNo: x.taxNo, total: x.total }))).toEqual(theirTop);
     const notMine = clients.find((c) => !mine.includes(c.id));
     const refusedList = await s.call(selectFpJxfpZpListCall.path, { aeiId: notMine?.id, ssq: MONTH }, staff);
     expect(refusedList.code).toBe(CODE.NOT_FOUND);
@@ -516,6 +570,18 @@ describe('the invoice pool', () => {
       [ent.agency_id, M],
     );
     expect(rolled[0]?.n).toBe(simTotal);
+    const rolledAgency = await rig.owner<{ n: number }>(
+      s.db,
+      'select coalesce(sum(count), 0)::int as n from invoice_agency_parties where agency_id = $1 and month = $2',
+      [ent.agency_id, M],
+    );
+    expect(rolledAgency[0]?.n).toBe(simTotal);
+    const counted2 = await rig.owner<{ n: number }>(
+      s.db,
+      'select coalesce(sum(count), 0)::int as n from invoice_month_counts where agency_id = $1 and month = $2',
+      [ent.agency_id, M],
+    );
+    expect(counted2[0]?.n).toBe(simTotal);
     const killed = await rig.owner<{ n: number }>(
       s.db,
       "select count(*)::int as n from invoices where enterprise_id = $1 and month = $2 and direction = 'out'",

@@ -142,6 +142,49 @@ export const invoiceMonthParties = pgTable(
   ],
 ).enableRLS();
 
+/**
+ * A client-month's invoices counted once each, by direction and kind (the stats rollup counts an invoice once
+ * per rate it has lines at): the trend's and the by-kind counts read this.
+ */
+export const invoiceMonthCounts = pgTable(
+  'invoice_month_counts',
+  {
+    agencyId: agencyRef(),
+    enterpriseId: enterpriseRef(),
+    month: text().notNull(),
+    direction: text().$type<InvoiceDirection>().notNull(),
+    fplx: text().$type<InvoiceKind>().notNull(),
+    count: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoice_month_counts_key_uq').on(t.agencyId, t.month, t.direction, t.enterpriseId, t.fplx),
+    tenantPolicy('invoice_month_counts_tenant', t.agencyId),
+  ],
+).enableRLS();
+
+/**
+ * The agency's month per other party, over all its clients (the administrator's top buyers and sellers read
+ * this instead of grouping every client's party rows). Equal to the sum of `invoice_month_parties` by
+ * (agency, month, direction, party): the store adds each client's net change to it.
+ */
+export const invoiceAgencyParties = pgTable(
+  'invoice_agency_parties',
+  {
+    agencyId: agencyRef(),
+    month: text().notNull(),
+    direction: text().$type<InvoiceDirection>().notNull(),
+    cpTaxNo: text('cp_tax_no').notNull(),
+    cpName: text('cp_name').notNull(),
+    count: integer().notNull(),
+    total: fen('total'),
+  },
+  (t) => [
+    uniqueIndex('invoice_agency_parties_key_uq').on(t.agencyId, t.month, t.direction, t.cpTaxNo),
+    index('invoice_agency_parties_top_idx').on(t.agencyId, t.month, t.direction, t.total.desc(), t.cpTaxNo),
+    tenantPolicy('invoice_agency_parties_tenant', t.agencyId),
+  ],
+).enableRLS();
+
 export type InvoiceRequestKind = 'blue' | 'redConfirm' | 'red';
 export type InvoiceRequestState = 'pending' | 'done' | 'failed';
 

@@ -8,7 +8,7 @@ import {
   type PoolInvoice,
   taxYuanToFen,
 } from '@dzy/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../../db/client.js';
 import { enterprises, invoiceRunClients, invoiceRuns, invoices } from '../../db/schema/index.js';
 import type {
@@ -300,4 +300,116 @@ export async function publishStatus(deps: Deps, userId: number, status: InvoiceR
   } catch {
     // The page polls as well.
   }
+}
+
+// --- statistics: the rollups only ---------------------------------------------------------------------------
+
+/**
+ * Which clients a statistic covers: `null` = every client of the agency (an administrator without a client
+ * chosen; the agency-level rollup serves the top parties), else a condition on an unqualified `enterprise_id`
+ * (one client, or a staff member's clients: their own per-client rows, which are few).
+ */
+export type StatsClients = SQL | null;
+
+const clientsCond = (only: StatsClients) => only ?? sql`true`;
+
+/** The months' sums by direction (stats rollup) and invoice counts (each invoice once, counts rollup). */
+export async function trendRows(tx: Queryable, agencyId: number, from: string, to: string, only: StatsClients) {
+  const sums = rowsOf<{ month: string; direction: string; amount: string; tax: string; deduct: string }>(
+    await tx.execute(sql`
+      select month, direction, sum(amount)::text as amount, sum(tax)::text as tax, sum(deduct_tax)::text as deduct
+      from invoice_month_stats
+      where agency_id = ${agencyId} and month between ${from} and ${to} and ${clientsCond(only)}
+      group by month, direction`),
+  );
+  const counts = rowsOf<{ month: string; direction: string; count: string }>(
+    await tx.execute(sql`
+      select month, direction, sum(count)::text as count
+      from invoice_month_counts
+      where agency_id = ${agencyId} and month between ${from} and ${to} and ${clientsCond(only)}
+      group by month, direction`),
+  );
+  return { sums, counts };
+}
+
+/**
+ * A month's make-up: sums by direction, kind and rate (an invoice counts once per rate it has lines at: what a
+ * by-rate table means), and invoice counts by direction and kind (each invoice once).
+ */
+export async function breakdownRows(tx: Queryable, agencyId: number, month: string, only: StatsClients) {
+  const rates = rowsOf<{ direction: string; fplx: string; rate: string; count: string; amount: string; tax: string }>(
+    await tx.execute(sql`
+      select direction, fplx, rate, sum(count)::text as count, sum(amount)::text as amount, sum(tax)::text as tax
+      from invoice_month_stats
+      where agency_id = ${agencyId} and month = ${month} and ${clientsCond(only)}
+      group by direction, fplx, rate`),
+  );
+  const kinds = rowsOf<{ direction: string; fplx: string; count: string }>(
+    await tx.execute(sql`
+      select direction, fplx, sum(count)::text as count
+      from invoice_month_counts
+      where agency_id = ${agencyId} and month = ${month} and ${clientsCond(only)}
+      group by direction, fplx`),
+  );
+  return { rates, kinds };
+}
+
+/** The month's top other parties by 价税合计 (the agency's rollup for the whole agency, else the clients' rows). */
+export async function topParties(
+  tx: Queryable,
+  agencyId: number,
+  month: string,
+  direction: InvoiceDirection,
+  only: StatsClients,
+  limit: number,
+) {
+  const res =
+    only === null
+      ? await tx.execute(sql`
+          select a.cp_tax_no as tax_no, a.cp_name as name, a.count::text as count, a.total::text as total
+          from invoice_agency_parties a
+          where a.agency_id = ${agencyId} and a.month = ${month} and a.direction = ${direction}
+          order by a.total desc, a.cp_tax_no
+          limit ${limit}`)
+      : await tx.execute(sql`
+          select cp_tax_no as tax_no, max(cp_name) as name, sum(count)::text as count, sum(total)::text as total
+          from invoice_month_parties
+          where agency_id = ${agencyId} and month = ${month} and direction = ${direction} and ${only}
+          group by cp_tax_no
+          order by sum(total) desc, cp_tax_no
+          limit ${limit}`);
+  return rowsOf<{ tax_no: string; name: string; count: string; total: string }>(res).map((r) => ({
+    taxNo: r.tax_no,
+    name: r.name,
+    count: Number(r.count),
+    total: Number(r.total),
+  }));
+}
+
+/** Some clients' month by direction and kind: sums (stats rollup) and invoice counts (each invoice once). */
+export async function clientKindRows(tx: Queryable, agencyId: number, month: string, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const list = sql.join(
+    ids.map((x) => sql`${x}`),
+    sql`, `,
+  );
+  return rowsOf<{
+    enterprise_id: number;
+    direction: string;
+    fplx: string;
+    count: string;
+    amount: string;
+    tax: string;
+    deduct: string;
+  }>(
+    await tx.execute(sql`
+      select s.enterprise_id, s.direction, s.fplx, coalesce(c.count, 0)::text as count, s.amount::text as amount,
+        s.tax::text as tax, s.deduct::text as deduct
+      from (select enterprise_id, direction, fplx, sum(amount) as amount, sum(tax) as tax, sum(deduct_tax) as deduct
+            from invoice_month_stats
+            where agency_id = ${agencyId} and month = ${month} and enterprise_id in (${list})
+            group by enterprise_id, direction, fplx) s
+      left join invoice_month_counts c on c.agency_id = ${agencyId} and c.month = ${month}
+        and c.direction = s.direction and c.enterprise_id = s.enterprise_id and c.fplx = s.fplx`),
+  );
 }

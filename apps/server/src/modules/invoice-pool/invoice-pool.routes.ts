@@ -1,5 +1,6 @@
 import {
   addMonths,
+  BENEFIT_MENU,
   BUREAU_MSG,
   BureauError,
   CODE,
@@ -37,10 +38,13 @@ import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { contractBlocks } from '../contract/contract-status.js';
 import { chooseBatchClients } from '../customer/batch-clients.js';
+import { enforceEquity } from '../customer/customer.service.js';
 import { withBureauSession } from '../declare/bureau-login.js';
 import { invoiceRunJob } from './invoice-pool.jobs.js';
 import {
   agencyOf,
+  breakdownRows,
+  clientKindRows,
   createRun,
   enqueueClients,
   findClient,
@@ -52,6 +56,8 @@ import {
   runStatus,
   scopedClients,
   toPoolInvoice,
+  topParties,
+  trendRows,
 } from './invoice-pool.repo.js';
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
@@ -82,6 +88,10 @@ async function clientFilter(
   return sql`${col} in (select e.id from enterprises e where e.agency_id = ${agencyOf(session)}
     and ${dataScope(session, sql`e.allocate_user` as unknown as typeof enterprises.allocateUser)})`;
 }
+
+/** The clients a statistic covers: null for the whole agency (an administrator, no client chosen). */
+const statsClients = async (tx: Queryable, session: SessionCtx, aeiId?: number) =>
+  aeiId === undefined && isAll(session) ? null : clientFilter(tx, session, sql`enterprise_id`, aeiId);
 
 // --- collection --------------------------------------------------------------------------------------
 
@@ -141,6 +151,14 @@ const send = serve(sendTaskToFpPoolCall, async ({ body, session, tx, req, deps, 
     inServiceAlways: true,
     msg: INVOICE_POOL_MSG,
   });
+  // 发票采集 is free (iscontrol 'N'): the check refuses only a database without its entry (权限异常！).
+  await enforceEquity(
+    tx,
+    session,
+    agencyId,
+    BENEFIT_MENU.invoiceCollect,
+    chosen.map((e) => e.id),
+  );
   const run = await createRun(
     tx,
     { agencyId, userId: session.userId, kind: 'collect', month: body.month },
@@ -260,24 +278,7 @@ export const trendOf = async ({
 }) => {
   const agencyId = agencyOf(session);
   const from = addMonths(body.month, -(STATS_TREND_MONTHS - 1));
-  const only = await clientFilter(tx, session, sql`s.enterprise_id`, body.aeiId);
-  const sums = rowsOf<{ month: string; direction: string; amount: string; tax: string; deduct: string }>(
-    await tx.execute(sql`
-      select s.month, s.direction, sum(s.amount)::text as amount, sum(s.tax)::text as tax,
-        sum(s.deduct_tax)::text as deduct
-      from invoice_month_stats s
-      where s.agency_id = ${agencyId} and s.month between ${from} and ${body.month} and ${only}
-      group by s.month, s.direction`),
-  );
-  const onlyP = await clientFilter(tx, session, sql`p.enterprise_id`, body.aeiId);
-  // Invoices counted once each (a stats row counts an invoice once per rate it has lines at).
-  const counts = rowsOf<{ month: string; direction: string; count: string }>(
-    await tx.execute(sql`
-      select p.month, p.direction, sum(p.count)::text as count
-      from invoice_month_parties p
-      where p.agency_id = ${agencyId} and p.month between ${from} and ${body.month} and ${onlyP}
-      group by p.month, p.direction`),
-  );
+  const { sums, counts } = await trendRows(tx, agencyId, from, body.month, await statsClients(tx, session, body.aeiId));
   const months = [];
   for (let i = 0; i < STATS_TREND_MONTHS; i++) {
     const m = addMonths(from, i);
@@ -311,40 +312,26 @@ export const breakdownOf = async ({
   tx: Queryable;
 }) => {
   const agencyId = agencyOf(session);
-  const only = await clientFilter(tx, session, sql`s.enterprise_id`, body.aeiId);
-  const rows = rowsOf<{ direction: string; fplx: string; rate: string; count: string; amount: string; tax: string }>(
-    await tx.execute(sql`
-      select s.direction, s.fplx, s.rate, sum(s.count)::text as count, sum(s.amount)::text as amount,
-        sum(s.tax)::text as tax
-      from invoice_month_stats s
-      where s.agency_id = ${agencyId} and s.month = ${body.month} and ${only}
-      group by s.direction, s.fplx, s.rate`),
-  );
+  const only = await statsClients(tx, session, body.aeiId);
+  const { rates: rows, kinds } = await breakdownRows(tx, agencyId, body.month, only);
   const slices = (direction: string, by: 'rate' | 'fplx'): StatsSlice[] => {
     const m = new Map<string, StatsSlice>();
     for (const r of rows.filter((x) => x.direction === direction)) {
       const key = by === 'rate' ? r.rate : r.fplx;
       const name = by === 'rate' ? (POOL_RATE_NAMES[key] ?? key) : key === 'zp' ? '专票' : '普票';
       const s = m.get(key) ?? { key, name, count: 0, amount: 0, tax: 0 };
-      s.count += n(r.count);
+      // By kind, each invoice once (a rate row counts an invoice once per rate it has lines at).
+      if (by === 'rate') s.count += n(r.count);
       s.amount += n(r.amount);
       s.tax += n(r.tax);
       m.set(key, s);
     }
+    if (by === 'fplx')
+      for (const s of m.values()) s.count = n(kinds.find((k) => k.direction === direction && k.fplx === s.key)?.count);
     const order = by === 'rate' ? RATE_ORDER : ['zp', 'pp'];
     return [...m.values()].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   };
-  const onlyP = await clientFilter(tx, session, sql`p.enterprise_id`, body.aeiId);
-  const top = async (direction: 'out' | 'in') =>
-    rowsOf<{ tax_no: string; name: string; count: string; total: string }>(
-      await tx.execute(sql`
-        select p.cp_tax_no as tax_no, max(p.cp_name) as name, sum(p.count)::text as count, sum(p.total)::text as total
-        from invoice_month_parties p
-        where p.agency_id = ${agencyId} and p.month = ${body.month} and p.direction = ${direction} and ${onlyP}
-        group by p.cp_tax_no
-        order by sum(p.total) desc, p.cp_tax_no
-        limit ${STATS_TOP_N}`),
-    ).map((r) => ({ taxNo: r.tax_no, name: r.name, count: n(r.count), total: n(r.total) }));
+  const top = (direction: 'out' | 'in') => topParties(tx, agencyId, body.month, direction, only, STATS_TOP_N);
   return {
     month: body.month,
     xxByRate: slices('out', 'rate'),
@@ -378,25 +365,7 @@ const byKind = serve(queryStatisticFpXxfpByFppzCall, async ({ body, session, tx 
         .select({ id: enterprises.id, qymc: enterprises.qymc, qysh: enterprises.qysh })
         .from(enterprises)
         .where(and(eq(enterprises.agencyId, agencyId), inArray(enterprises.id, ids)));
-      const rows = rowsOf<{
-        enterprise_id: number;
-        direction: string;
-        fplx: string;
-        count: string;
-        amount: string;
-        tax: string;
-        deduct: string;
-      }>(
-        await tx.execute(sql`
-          select enterprise_id, direction, fplx, sum(count)::text as count, sum(amount)::text as amount,
-            sum(tax)::text as tax, sum(deduct_tax)::text as deduct
-          from invoice_month_stats
-          where agency_id = ${agencyId} and month = ${body.month} and enterprise_id in (${sql.join(
-            ids.map((x) => sql`${x}`),
-            sql`, `,
-          )})
-          group by enterprise_id, direction, fplx`),
-      );
+      const rows = await clientKindRows(tx, agencyId, body.month, ids);
       return ents.map((e) => {
         const mine = rows.filter((r) => Number(r.enterprise_id) === e.id);
         const get = (d: string, k: string) => mine.find((r) => r.direction === d && r.fplx === k);
@@ -543,6 +512,7 @@ const tick = serveStaged(insertOrUpdateBatchFpJxfpZpCall, async ({ body, session
     const ent = await findClient(tx, session, body.aeiId);
     const blocks = await contractBlocks(tx, agencyId, [ent.id], 'fp', chinaDate());
     if (blocks.has(ent.id)) throw new AppError(CODE.CONFLICT, blocks.get(ent.id) ?? INVOICE_POOL_MSG.blocked);
+    await enforceEquity(tx, session, agencyId, BENEFIT_MENU.invoiceInput, [ent.id]);
     if (await periodConfirmed(tx, agencyId, ent.id, body.ssq))
       throw new AppError(CODE.CONFLICT, INVOICE_POOL_MSG.periodConfirmed);
     const can = body.gx
@@ -619,6 +589,7 @@ const confirmStart = serve(inputConfirmV3Call, async ({ body, session, tx, req, 
   const chosen = ents.filter((e) => !blocks.has(e.id) && e.qysh);
   if (chosen.length === 0) throw new AppError(CODE.CONFLICT, blocked[0]?.warning || INVOICE_POOL_MSG.noQysh);
   const ids = chosen.map((e) => e.id);
+  await enforceEquity(tx, session, agencyId, BENEFIT_MENU.invoiceInput, ids);
   const sums = rowsOf<{ count: string; tax: string; amount: string }>(
     await tx.execute(sql`select count(*)::text as count, coalesce(sum(tax), 0)::text as tax, coalesce(sum(amount), 0)::text as amount
       from invoices where agency_id = ${agencyId} and direction = 'in' and deduct_state = 'selected'

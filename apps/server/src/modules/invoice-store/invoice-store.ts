@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { invoiceLines, invoices } from '../../db/schema/index.js';
 import type {
@@ -79,8 +79,10 @@ export async function saveInvoices(
   if (list.length === 0) return { inserted: 0, ids };
   // Callers check the client is the caller's; the store refuses anyway (row-level security hides another
   // agency's client, and the foreign key alone would not).
+  // The lock serialises two writers of one client (a collection job taken again while the first still runs):
+  // each refresh then reads the other's committed rollups, so the agency's net deltas stay exact.
   const own = await tx.execute(
-    sql`select 1 from enterprises where id = ${scope.enterpriseId} and agency_id = ${scope.agencyId}`,
+    sql`select 1 from enterprises where id = ${scope.enterpriseId} and agency_id = ${scope.agencyId} for no key update`,
   );
   if (rowsOf(own).length === 0)
     throw new Error(`invoice store: client ${scope.enterpriseId} is not agency ${scope.agencyId}'s`);
@@ -148,8 +150,13 @@ export async function saveInvoices(
 
 /**
  * Rewrites a client's rollups for the given months from its invoices: by direction, kind and rate (lines'
- * sums; an invoice counts once per rate it has lines at), and per other party. 作废 invoices are left out;
- * a red invoice counts with its negative amounts, so a reversed sale nets to nothing.
+ * sums; an invoice counts once per rate it has lines at), invoices counted once by direction and kind, and per
+ * other party; and adds the client's net change per other party to the agency's rollup. 作废 invoices are left
+ * out; a red invoice counts with its negative amounts (and as one invoice), so a reversed sale nets to nothing.
+ *
+ * The agency's party rows are shared by every client of the agency, so they are never rewritten: each refresh
+ * adds (new − old) of its own client in one statement, in key order, so concurrent refreshes of different
+ * clients add up and do not deadlock. Refreshes of one client are serialised by saveInvoices' lock on the client.
  */
 export async function refreshMonthRollups(
   tx: Queryable,
@@ -162,30 +169,85 @@ export async function refreshMonthRollups(
     months.map((m) => sql`${m}`),
     sql`, `,
   );
-  await tx.execute(sql`
-    delete from invoice_month_stats
-    where agency_id = ${agencyId} and enterprise_id = ${enterpriseId} and month in (${monthList})`);
+  const client = sql`agency_id = ${agencyId} and enterprise_id = ${enterpriseId} and month in (${monthList})`;
+  await tx.execute(sql`delete from invoice_month_stats where ${client}`);
   await tx.execute(sql`
     insert into invoice_month_stats
       (agency_id, enterprise_id, month, direction, fplx, rate, count, amount, tax, total, deduct_tax)
+    ${monthStatsOf(sql`i.agency_id = ${agencyId} and i.enterprise_id = ${enterpriseId} and i.month in (${monthList})`)}`);
+  await tx.execute(sql`delete from invoice_month_counts where ${client}`);
+  await tx.execute(sql`
+    insert into invoice_month_counts (agency_id, enterprise_id, month, direction, fplx, count)
+    ${monthCountsOf(client)}`);
+  // The net change of this client's party rows, added to the agency's (the deleted rows are the old figures;
+  // the invoices give the new ones). Rows that net to nothing are left out; agency rows left at zero go.
+  const changed = rowsOf<{ month: string; direction: string; cp_tax_no: string; count: number }>(
+    await tx.execute(sql`
+      with old as (delete from invoice_month_parties where ${client}
+                   returning month, direction, cp_tax_no, count, total),
+      d as (
+        select month, direction, cp_tax_no, max(cp_name) as cp_name, sum(count)::int as count, sum(total) as total
+        from (
+          select month, direction, cp_tax_no, '' as cp_name, -count as count, -total as total from old
+          union all
+          select month, direction, cp_tax_no, max(cp_name), count(*)::int, sum(total) from invoices
+          where ${client} and state <> 'void'
+          group by month, direction, cp_tax_no
+        ) x
+        group by month, direction, cp_tax_no
+        having sum(count) <> 0 or sum(total) <> 0
+      )
+      insert into invoice_agency_parties as a (agency_id, month, direction, cp_tax_no, cp_name, count, total)
+      select ${agencyId}::int, month, direction, cp_tax_no, cp_name, count, total from d
+      order by month, direction, cp_tax_no
+      on conflict (agency_id, month, direction, cp_tax_no) do update
+        set count = a.count + excluded.count, total = a.total + excluded.total,
+            cp_name = case when excluded.cp_name = '' then a.cp_name else greatest(a.cp_name, excluded.cp_name) end
+      returning month, direction, cp_tax_no, count`),
+  );
+  await tx.execute(sql`
+    insert into invoice_month_parties (agency_id, enterprise_id, month, direction, cp_tax_no, cp_name, count, total)
+    ${monthPartiesOf(client)}`);
+  const gone = changed.filter((r) => Number(r.count) === 0);
+  if (gone.length > 0)
+    await tx.execute(sql`
+      delete from invoice_agency_parties
+      where agency_id = ${agencyId} and count = 0 and (month, direction, cp_tax_no) in (${sql.join(
+        gone.map((r) => sql`(${r.month}, ${r.direction}, ${r.cp_tax_no})`),
+        sql`, `,
+      )})`);
+}
+
+/**
+ * The rollups' aggregates over the invoices a condition selects (on `invoices i` / `invoices`), as the store
+ * writes them; exported so that a bench seeding many clients at once writes the same figures set-based.
+ */
+export const monthStatsOf = (where: SQL) => sql`
     select i.agency_id, i.enterprise_id, i.month, i.direction, i.fplx, l.rate,
            count(distinct i.id)::int, sum(l.amount), sum(l.tax), sum(l.amount + l.tax),
            coalesce(sum(l.tax) filter (where i.deduct_state = 'confirmed'), 0)
     from invoices i join invoice_lines l on l.invoice_id = i.id
-    where i.agency_id = ${agencyId} and i.enterprise_id = ${enterpriseId} and i.month in (${monthList})
-      and i.state <> 'void'
-    group by i.agency_id, i.enterprise_id, i.month, i.direction, i.fplx, l.rate`);
-  await tx.execute(sql`
-    delete from invoice_month_parties
-    where agency_id = ${agencyId} and enterprise_id = ${enterpriseId} and month in (${monthList})`);
-  await tx.execute(sql`
-    insert into invoice_month_parties (agency_id, enterprise_id, month, direction, cp_tax_no, cp_name, count, total)
+    where ${where} and i.state <> 'void'
+    group by i.agency_id, i.enterprise_id, i.month, i.direction, i.fplx, l.rate`;
+
+export const monthCountsOf = (where: SQL) => sql`
+    select agency_id, enterprise_id, month, direction, fplx, count(*)::int
+    from invoices
+    where ${where} and state <> 'void'
+    group by agency_id, enterprise_id, month, direction, fplx`;
+
+export const monthPartiesOf = (where: SQL) => sql`
     select agency_id, enterprise_id, month, direction, cp_tax_no, max(cp_name), count(*)::int, sum(total)
     from invoices
-    where agency_id = ${agencyId} and enterprise_id = ${enterpriseId} and month in (${monthList})
-      and state <> 'void'
-    group by agency_id, enterprise_id, month, direction, cp_tax_no`);
-}
+    where ${where} and state <> 'void'
+    group by agency_id, enterprise_id, month, direction, cp_tax_no`;
+
+/** The agency's party rollup from the per-client one (the bench's set-based seed; the migration's backfill). */
+export const agencyPartiesOf = (where: SQL) => sql`
+    select agency_id, month, direction, cp_tax_no, max(cp_name), sum(count)::int, sum(total)
+    from invoice_month_parties
+    where ${where}
+    group by agency_id, month, direction, cp_tax_no`;
 
 /** The months (YYYY-MM) whose rollups a change of these stored invoices touches. */
 export async function monthsOfInvoices(tx: Queryable, ids: readonly number[]): Promise<string[]> {
