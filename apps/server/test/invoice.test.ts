@@ -1,19 +1,28 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   allowedRates,
+  BENEFIT_MENU,
   batchRateCall,
   billingSummaryCall,
   CODE,
   CONTRACT_WARNING,
+  EQUITY_MSG,
+  equityCheckCall,
   INVOICE_BATCH_COLUMNS,
+  INVOICE_ISSUE_QUEUE,
   INVOICE_MSG,
   INVOICE_OUT_FILES,
   INVOICE_OUT_MSG,
+  inputConfirmV3Call,
+  insertOrUpdateBatchFpJxfpZpCall,
   issueCall,
   outDetailCall,
   outListCall,
   redLetterCall,
   saveReminderSettingsCall,
+  sendTaskToFpPoolCall,
   usccCheckChar,
 } from '@dzy/shared';
 import ExcelJS from 'exceljs';
@@ -236,6 +245,81 @@ describe('销项发票', () => {
     }
   }, 60_000);
 
+  it('the level-2 block holds for every 发票 action: 批量开票, 红冲, 勾选, 用途确认 and 采集 of the blocked client', async () => {
+    const many = await rig.owner<{ id: number; qylb: string }>(
+      s.db,
+      `select e.id, e.qylb from enterprises e where e.agency_id = (select agency_id from enterprises where id = $1)
+         and e.deleted_at is null and e.qysh <> '' and e.service_status = '1' order by e.id limit 40`,
+      [client.id],
+    );
+    const level = (n: 0 | 2) => s.call(saveReminderSettingsCall.path, { fp_wyxht: n }, admin);
+    expect((await level(2)).code).toBe(CODE.OK);
+    let blocked: { id: number; qylb: string } | null = null;
+    try {
+      for (const e of many) {
+        const r = await s.call<{ blocked: string }>(
+          billingSummaryCall.path,
+          { aeiId: e.id, month: month(), live: false },
+          admin,
+        );
+        if (r.data.blocked) {
+          blocked = e;
+          break;
+        }
+      }
+    } finally {
+      await level(0);
+    }
+    expect(blocked).not.toBeNull();
+    const b = blocked as { id: number; qylb: string };
+    // An invoice of that client issued while it was not blocked (and held the right), to try 红冲 on.
+    await rig.owner(s.db, 'update enterprises set qylb = $2 where id = $1', [
+      b.id,
+      `,${BENEFIT_MENU.invoiceIssue},${BENEFIT_MENU.invoiceRed},${BENEFIT_MENU.invoiceInput},`,
+    ]);
+    try {
+      const sum = await s.call<{ nsrlx: '0' | '1' }>(
+        billingSummaryCall.path,
+        { aeiId: b.id, month: month(), live: false },
+        admin,
+      );
+      const slv = allowedRates(CODE_CATERING, sum.data.nsrlx)[0] ?? '';
+      const blue = await s.call<{ invoice: Detail }>(
+        issueCall.path,
+        form({ aeiId: b.id, lines: [{ ssflbm: CODE_CATERING, spmc: '工作餐', je: '100.00', slv }] }),
+        admin,
+      );
+      expect(blue.code, blue.msg).toBe(CODE.OK);
+      expect((await level(2)).code).toBe(CODE.OK);
+      const want = [CODE.CONFLICT, CONTRACT_WARNING.noContract];
+      const batch = await upload(b.id, await batchFile(1, '阻断测试'));
+      expect([batch.code, batch.msg]).toEqual(want);
+      const red = await s.call(
+        redLetterCall.path,
+        { id: blue.data.invoice.id, reason: '开票有误', requestId: randomUUID() },
+        admin,
+      );
+      expect([red.code, red.msg]).toEqual(want);
+      const tick = await s.call(
+        insertOrUpdateBatchFpJxfpZpCall.path,
+        { aeiId: b.id, ssq: month(), gx: true, all: true },
+        admin,
+      );
+      expect([tick.code, tick.msg]).toEqual(want);
+      const confirm = await s.call(inputConfirmV3Call.path, { aeiIds: [b.id], ssq: month() }, admin);
+      expect([confirm.code, confirm.msg]).toEqual(want);
+      const collect = await s.call(
+        sendTaskToFpPoolCall.path,
+        { month: month(), scope: 'selected', aeiIds: [b.id] },
+        admin,
+      );
+      expect([collect.code, collect.msg]).toEqual(want);
+    } finally {
+      await level(0);
+      await rig.owner(s.db, 'update enterprises set qylb = $2 where id = $1', [b.id, b.qylb]);
+    }
+  }, 60_000);
+
   it('a lost reply leaves the request pending; the retry sends the same id and issues once', async () => {
     rig.sim.faults.set({ lostReply: 'always' }, client.qysh, 'fp/kp');
     const f = form({ buyer: { name: '丢失应答测试公司', taxNo: buyerTaxNo } });
@@ -314,4 +398,224 @@ describe('销项发票', () => {
       expect(sd.code).toBe(CODE.NOT_FOUND);
     }
   });
+});
+
+/** A batch .xlsx of `n` valid invoices for the test client. */
+async function batchFile(n: number, buyer: string) {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('批量开票');
+  ws.addRow([...INVOICE_BATCH_COLUMNS]);
+  const rate = allowedRates(CODE_CATERING, nsrlx)[0] === '0.06' ? '6%' : '3%';
+  for (let i = 1; i <= n; i++) {
+    ws.addRow([String(i), '普票', `${buyer}${i}`, buyerTaxNo, CODE_CATERING, '午餐', '', '', '', '', '100', rate, '']);
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+async function upload(aeiId: number, data: Buffer, cookie = admin) {
+  const body = multipart({ name: '批量开票.xlsx', data });
+  const res = await s.app.inject({
+    method: 'POST',
+    url: `/api/${INVOICE_OUT_FILES.batchUpload}?aeiId=${aeiId}`,
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
+  return res.json() as { code: number; msg: string; data: { runId: number; total: number } };
+}
+
+type Rate = { state: string; successNum: number; failNum: number };
+async function rateOf(runId: number) {
+  const r = await s.call<Rate>(batchRateCall.path, { runId }, admin);
+  expect(r.code, r.msg).toBe(CODE.OK);
+  return r.data;
+}
+
+async function failReasons(runId: number) {
+  const fail = await s.app.inject({
+    method: 'GET',
+    url: `/api/${INVOICE_OUT_FILES.batchFail}/${runId}`,
+    headers: { cookie: admin },
+  });
+  expect(fail.statusCode).toBe(200);
+  const back = new ExcelJS.Workbook();
+  await back.xlsx.load(fail.rawPayload as unknown as ArrayBuffer);
+  const reasons: string[] = [];
+  back.worksheets[0]?.eachRow((row, n) => {
+    if (n > 1) reasons.push(String(row.getCell(INVOICE_BATCH_COLUMNS.length + 2).value));
+  });
+  return reasons;
+}
+
+/** Waits until the run's job sits queued for a retry (after a lost reply), then changes it as `set` says. */
+async function whenQueued(runId: number, set: string) {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const hit = await rig.owner(
+      s.db,
+      `update jobs set ${set} where queue = $1 and key = $2 and state = 'queued' and attempts >= 1 returning id`,
+      [INVOICE_ISSUE_QUEUE, String(runId)],
+    );
+    if (hit.length === 1) return;
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+  throw new Error('the batch job never waited for a retry');
+}
+
+describe('权益 (business.md §6) on the 发票 actions', () => {
+  let bare: { id: number; qysh: string; qymc: string };
+
+  beforeAll(async () => {
+    const rows = await rig.owner<{ id: number; qysh: string; qymc: string }>(
+      s.db,
+      `select e.id, e.qysh, e.qymc from enterprises e
+        where e.agency_id = (select agency_id from enterprises where id = $1) and e.deleted_at is null
+          and e.qysh <> '' and e.service_status = '1' and e.qylb not like $2 order by e.id limit 1`,
+      [client.id, `%,${BENEFIT_MENU.invoiceIssue},%`],
+    );
+    bare = rows[0] as typeof bare;
+    expect(bare).toBeDefined();
+    const sum = await s.call<{ nsrlx: '0' | '1' }>(
+      billingSummaryCall.path,
+      { aeiId: bare.id, month: month(), live: false },
+      admin,
+    );
+    expect(sum.code, sum.msg).toBe(CODE.OK);
+    bareRate = allowedRates(CODE_CATERING, sum.data.nsrlx)[0] ?? '';
+  });
+  let bareRate = '';
+  const bareForm = () =>
+    form({ aeiId: bare.id, lines: [{ ssflbm: CODE_CATERING, spmc: '工作餐', je: '1060.00', slv: bareRate }] });
+
+  it('the 发票 entries are there: 开具/红冲/进项 paid, 采集 free; a covered client holds the paid ones', async () => {
+    const menus = await rig.owner<{ menuid: number; iscontrol: string }>(
+      s.db,
+      'select menuid, iscontrol from equity_menus where menuid between 2131 and 2134 order by menuid',
+    );
+    expect(menus.map((m) => [m.menuid, m.iscontrol])).toEqual([
+      [BENEFIT_MENU.invoiceIssue, 'Y'],
+      [BENEFIT_MENU.invoiceRed, 'Y'],
+      [BENEFIT_MENU.invoiceInput, 'Y'],
+      [BENEFIT_MENU.invoiceCollect, 'N'],
+    ]);
+    const facts = await s.call<{ entitledIds: number[]; agencyQyzt: string }>(
+      equityCheckCall.path,
+      { menuid: BENEFIT_MENU.invoiceIssue, aeiIds: [client.id, bare.id] },
+      admin,
+    );
+    expect(facts.code, facts.msg).toBe(CODE.OK);
+    // The demo agency's own benefits have expired, so each client's rights decide.
+    expect(facts.data.agencyQyzt).toBe('3');
+    expect(facts.data.entitledIds).toEqual([client.id]);
+  });
+
+  it('migration 0026 gives an existing covered client the paid 发票 entries, once', async () => {
+    const sqlText = readFileSync(resolve(import.meta.dirname, '../src/db/migrations/0026_invoice_equity.sql'), 'utf8');
+    const [probe] = await rig.owner<{ id: number; qylb: string }>(
+      s.db,
+      `select id, qylb from enterprises where agency_id = (select agency_id from enterprises where id = $1)
+         and qylb = '' order by id desc limit 1`,
+      [client.id],
+    );
+    expect(probe).toBeDefined();
+    await rig.owner(s.db, `update enterprises set qylb = ',2115,' where id = $1`, [probe?.id]);
+    try {
+      for (let round = 0; round < 2; round++) {
+        for (const stmt of sqlText.split('--> statement-breakpoint')) await rig.owner(s.db, stmt);
+      }
+      const [after] = await rig.owner<{ qylb: string }>(s.db, 'select qylb from enterprises where id = $1', [
+        probe?.id,
+      ]);
+      expect(after?.qylb).toBe(',2115,2131,2132,2133,');
+    } finally {
+      await rig.owner(s.db, `update enterprises set qylb = '' where id = $1`, [probe?.id]);
+    }
+  });
+
+  it('a client without the right is refused 开具, 批量开票, 红冲, 勾选 and 用途确认 with the 权益 message', async () => {
+    const refused = EQUITY_MSG.refused(1);
+    const one = await s.call(issueCall.path, bareForm(), admin);
+    expect([one.code, one.msg]).toEqual([CODE.NO_PERMISSION, refused]);
+    const batch = await upload(bare.id, await batchFile(1, '权益测试'));
+    expect([batch.code, batch.msg]).toEqual([CODE.NO_PERMISSION, refused]);
+    const tick = await s.call(
+      insertOrUpdateBatchFpJxfpZpCall.path,
+      { aeiId: bare.id, ssq: month(), gx: true, all: true },
+      admin,
+    );
+    expect([tick.code, tick.msg]).toEqual([CODE.NO_PERMISSION, refused]);
+    const confirm = await s.call(inputConfirmV3Call.path, { aeiIds: [client.id, bare.id], ssq: month() }, admin);
+    expect([confirm.code, confirm.msg]).toEqual([CODE.NO_PERMISSION, refused]);
+    const runs = await rig.owner(s.db, `select 1 from invoice_runs where kind = 'confirm' and month = $1`, [month()]);
+    expect(runs.length).toBe(0);
+
+    // 红冲: an invoice issued while the client held the right, reversed after it lost it.
+    const grant = `,${BENEFIT_MENU.invoiceIssue},`;
+    await rig.owner(s.db, 'update enterprises set qylb = $2 where id = $1', [bare.id, grant]);
+    let blueId = 0;
+    try {
+      const ok = await s.call<{ invoice: Detail }>(issueCall.path, bareForm(), admin);
+      expect(ok.code, ok.msg).toBe(CODE.OK);
+      blueId = ok.data.invoice.id;
+    } finally {
+      await rig.owner(s.db, `update enterprises set qylb = '' where id = $1`, [bare.id]);
+    }
+    const red = await s.call(redLetterCall.path, { id: blueId, reason: '开票有误', requestId: randomUUID() }, admin);
+    expect([red.code, red.msg]).toEqual([CODE.NO_PERMISSION, refused]);
+    const still = await rig.owner<{ state: string }>(s.db, 'select state from invoices where id = $1', [blueId]);
+    expect(still[0]?.state).toBe('normal');
+  }, 60_000);
+
+  it('an agency whose benefits are active lets every client through (the reminder is the page’s)', async () => {
+    const [agency] = await rig.owner<{ id: number }>(s.db, 'select agency_id as id from enterprises where id = $1', [
+      client.id,
+    ]);
+    await rig.owner(s.db, `update organisations set qyzt = '1' where id = $1`, [agency?.id]);
+    try {
+      const r = await s.call(issueCall.path, bareForm(), admin);
+      expect(r.code, r.msg).toBe(CODE.OK);
+    } finally {
+      await rig.owner(s.db, `update organisations set qyzt = '3' where id = $1`, [agency?.id]);
+    }
+  }, 60_000);
+});
+
+describe('批量开票 whose job gives up', () => {
+  afterAll(() => rig.sim.faults.clear(client.qysh));
+
+  it('the last attempt failing ends the run: every invoice failed with a reason, nothing left running', async () => {
+    rig.sim.faults.set({ lostReply: 'always' }, client.qysh, 'fp/kp');
+    const up = await upload(client.id, await batchFile(3, '放弃测试'));
+    expect(up.code, up.msg).toBe(CODE.OK);
+    // Straight to the last of its attempts (8 retries of a lost reply take minutes of backoff).
+    await whenQueued(up.data.runId, 'attempts = 7, run_after = now()');
+    let r = await rateOf(up.data.runId);
+    for (let i = 0; i < 300 && r.state === 'running'; i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      r = await rateOf(up.data.runId);
+    }
+    expect(r).toMatchObject({ state: 'done', successNum: 0, failNum: 3 });
+    const reasons = await failReasons(up.data.runId);
+    expect(reasons.length).toBe(3);
+    expect(reasons[0]).toMatch(/^开票结果未知（.+），请在发票列表中核对/);
+    expect(reasons.slice(1).every((x) => x.startsWith('批量开票已中止'))).toBe(true);
+    const [job] = await rig.owner<{ state: string }>(s.db, 'select state from jobs where queue = $1 and key = $2', [
+      INVOICE_ISSUE_QUEUE,
+      String(up.data.runId),
+    ]);
+    expect(job?.state).toBe('done');
+  }, 120_000);
+
+  it('a job that ended without ending its run (the runner gave up) has its run closed when its progress is read', async () => {
+    rig.sim.faults.set({ lostReply: 'always' }, client.qysh, 'fp/kp');
+    const up = await upload(client.id, await batchFile(2, '中断测试'));
+    expect(up.code, up.msg).toBe(CODE.OK);
+    await whenQueued(up.data.runId, `state = 'failed', error = '数据库连接中断', finished_at = now()`);
+    const r = await rateOf(up.data.runId);
+    expect(r).toMatchObject({ state: 'done', successNum: 0, failNum: 2 });
+    const reasons = await failReasons(up.data.runId);
+    expect(reasons).toEqual([
+      INVOICE_OUT_MSG.batchUnknown('数据库连接中断'),
+      INVOICE_OUT_MSG.batchStopped('数据库连接中断'),
+    ]);
+  }, 120_000);
 });

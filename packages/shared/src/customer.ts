@@ -614,6 +614,11 @@ export const BENEFIT_MENU = {
   service: 2115,
   import: 2116,
   export: 2117,
+  /** 发票 (issue 15): 开具 and 批量开票, 红冲, 进项勾选/用途确认, 发票池采集. */
+  invoiceIssue: 2131,
+  invoiceRed: 2132,
+  invoiceInput: 2133,
+  invoiceCollect: 2134,
 } as const;
 
 export const equityMenuSchema = z.object({

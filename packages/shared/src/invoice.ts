@@ -67,6 +67,10 @@ export const INVOICE_OUT_MSG = {
   runNotFound: '批量开票任务不存在',
   batchEmpty: '文件中没有可开具的发票',
   quotaUnknown: '暂时无法获取授信额度',
+  /** A batch whose job gave up: the invoice being sent when it did (the bureau may have issued it). */
+  batchUnknown: (why: string) => `开票结果未知（${why}），请在发票列表中核对是否已开出，未开出的请重新开具`,
+  /** A batch whose job gave up: the invoices after it, never sent. */
+  batchStopped: (why: string) => `批量开票已中止（${why}），该发票未开具`,
 } as const;
 
 /** Columns of the batch issue file: one row per line; rows with the same 发票序号 make one invoice. */

@@ -32,6 +32,12 @@ export const CUSTOMER_EQUITY_MENUS: (typeof equityMenus.$inferInsert)[] = [
   { menuid: BENEFIT_MENU.service, title: '停止/恢复服务', iscontrol: 'Y', anqyflag: 'Y' },
   { menuid: BENEFIT_MENU.import, title: '导入客户', iscontrol: 'N', anqyflag: 'Y' },
   { menuid: BENEFIT_MENU.export, title: '导出客户', iscontrol: 'N', anqyflag: 'Y' },
+  // 发票 (issue 15; also migration 0026 for existing databases): issuing, red-letter and input confirmation
+  // are paid; collecting the pool is not (it is the filing's source of invoice totals for every client).
+  { menuid: BENEFIT_MENU.invoiceIssue, title: '开具发票', iscontrol: 'Y', anqyflag: 'Y' },
+  { menuid: BENEFIT_MENU.invoiceRed, title: '红冲发票', iscontrol: 'Y', anqyflag: 'Y' },
+  { menuid: BENEFIT_MENU.invoiceInput, title: '进项勾选确认', iscontrol: 'Y', anqyflag: 'Y' },
+  { menuid: BENEFIT_MENU.invoiceCollect, title: '发票采集', iscontrol: 'N', anqyflag: 'Y' },
 ];
 
 const GRADES = ['A类客户', 'B类客户', 'C类客户'];
@@ -90,6 +96,10 @@ export async function seedCustomerDemo(db: Db, agencyIds: readonly number[], sec
         .update(enterprises)
         .set({
           ...benefit,
+          // A plan with the paid customer feature has the paid 发票 features too (issue 15).
+          qylb:
+            benefit.qylb &&
+            `${benefit.qylb}${BENEFIT_MENU.invoiceIssue},${BENEFIT_MENU.invoiceRed},${BENEFIT_MENU.invoiceInput},`,
           gradeId: i % 4 === 3 ? null : (gradeRows[i % 3]?.id ?? null),
           serviceStatus: i % 13 === 12 ? '0' : '1',
           fjh: i % 5 === 0 ? '0' : '',

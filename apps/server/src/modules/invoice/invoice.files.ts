@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import {
+  BENEFIT_MENU,
   buyerSchema,
   CODE,
   computeInvoice,
@@ -33,6 +34,7 @@ import { AppError, validationError } from '../../plugins/errors.js';
 import { chinaDate, enqueue } from '../../plugins/jobs.js';
 import { resolveSession, type SessionCtx } from '../../plugins/session.js';
 import { agencyOf } from '../customer/customer.repo.js';
+import { enforceEquity } from '../customer/customer.service.js';
 import { isZip, neutralise, readXlsx } from '../customer/xlsx.js';
 import { detailOf, findOutInvoice, invoiceBlock, invoiceClient, kpBody, rowsById } from './invoice.repo.js';
 import { findRun, outWhere, sortOf } from './invoice.routes.js';
@@ -303,6 +305,7 @@ export function invoiceFileRoutes(app: FastifyInstance, deps: Deps) {
         const e = await invoiceClient(tx, session, aeiId);
         const blocked = await invoiceBlock(tx, e, chinaDate());
         if (blocked) throw new AppError(CODE.CONFLICT, blocked);
+        await enforceEquity(tx, session, agencyId, BENEFIT_MENU.invoiceIssue, [e.id]);
         return e;
       });
       if (!req.isMultipart()) throw new AppError(CODE.BAD_REQUEST, IMPORT_MSG.noFile);

@@ -1,4 +1,5 @@
 import {
+  BENEFIT_MENU,
   batchRateCall,
   billingSummaryCall,
   buyerListCall,
@@ -27,8 +28,9 @@ import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { agencyOf, type EnterpriseRow } from '../customer/customer.repo.js';
+import { enforceEquity } from '../customer/customer.service.js';
 import { invoiceFileRoutes } from './invoice.files.js';
-import { invoiceIssueJob } from './invoice.jobs.js';
+import { invoiceIssueJob, settleIssueRun } from './invoice.jobs.js';
 import {
   atBureau,
   detailOf,
@@ -216,6 +218,7 @@ const issue = serveStaged(issueCall, async ({ body, session, deps, inTx, req }) 
     }
     const blocked = await invoiceBlock(tx, ent, chinaDate());
     if (blocked) throw new AppError(CODE.CONFLICT, blocked);
+    await enforceEquity(tx, session, agencyId, BENEFIT_MENU.invoiceIssue, [ent.id]);
     const c = computedOrRefuse(body, ent);
     const kpr = await userName(tx, session.userId);
     const request = await newRequest(tx, {
@@ -285,6 +288,7 @@ const red = serveStaged(redLetterCall, async ({ body, session, deps, inTx, req }
       throw new AppError(CODE.CONFLICT, INVOICE_OUT_MSG.notBlue);
     const blocked = await invoiceBlock(tx, found.ent, chinaDate());
     if (blocked) throw new AppError(CODE.CONFLICT, blocked);
+    await enforceEquity(tx, session, agencyId, BENEFIT_MENU.invoiceRed, [found.ent.id]);
     return found;
   });
   let out: { qrdbh: string; redId: number };
@@ -412,7 +416,9 @@ export async function findRun(tx: Queryable, session: SessionCtx, runId: number)
 }
 
 const batchRate = serve(batchRateCall, async ({ body, session, tx }) => {
-  const { run, enterpriseId } = await findRun(tx, session, body.runId);
+  const found = await findRun(tx, session, body.runId);
+  const { enterpriseId } = found;
+  const run = await settleIssueRun(tx, found.run);
   const [c] = (
     (await tx.execute(sql`
       select count(*) filter (where state = 'done')::int as ok,
