@@ -152,12 +152,13 @@ describe('单据生成凭证', () => {
   });
 
   it('keeps the agency’s rules and refuses another agency', async () => {
-    const rules: VoucherRuleSet = { ...DEFAULT_VOUCHER_RULES, close: { cjsRate: 5, halve: false } };
+    const rules: VoucherRuleSet = { ...DEFAULT_VOUCHER_RULES, close: { cjsRate: 5, halve: false, incomeTax: true } };
     const saved = await t.call<VoucherRuleSet>(saveVoucherRulesCall.path, { rules }, admin);
     expect(saved.code, saved.msg).toBe(CODE.OK);
     expect((await t.call<VoucherRuleSet>(voucherRulesCall.path, {}, admin)).data.close).toEqual({
       cjsRate: 5,
       halve: false,
+      incomeTax: true,
     });
     const other = await t.login(OTHER_ADMIN);
     expect((await t.call<VoucherRuleSet>(voucherRulesCall.path, {}, other)).data.close).toEqual(

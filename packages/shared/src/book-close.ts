@@ -22,12 +22,26 @@ export const BOOK_RUN_POLL_MS = 2500;
 /** At most this many books in one batch close. */
 export const BOOK_CLOSE_SELECT_MAX = 5000;
 
-export const TRANSFER_KINDS = ['surtax', 'profit'] as const;
+/**
+ * The period-end transfers in the order they are made: 计提附加税; 计提所得税 (quarter-end months only, optional:
+ * the batch close makes it when the agency's rule says so); 结转损益; 结转本年利润 (December only: 本年利润 to
+ * 利润分配—未分配利润).
+ */
+export const TRANSFER_KINDS = ['surtax', 'incomeTax', 'profit', 'yearEnd'] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 export const TRANSFER_NAMES: Readonly<Record<TransferKind, string>> = {
   surtax: '计提附加税',
+  incomeTax: '计提所得税',
   profit: '结转损益',
+  yearEnd: '结转本年利润',
 };
+/** Whether a transfer applies to a period: 计提所得税 at quarter ends, 结转本年利润 in December. */
+export function transferApplies(kind: TransferKind, period: string): boolean {
+  const m = period.slice(5, 7);
+  if (kind === 'incomeTax') return m === '03' || m === '06' || m === '09' || m === '12';
+  if (kind === 'yearEnd') return m === '12';
+  return true;
+}
 
 /** 城市维护建设税 rate by where the client is: 市区 7 %, 县城/建制镇 5 %, 其他 1 %. */
 export const CJS_RATES = [7, 5, 1] as const;
@@ -71,6 +85,8 @@ export const BOOK_CLOSE_MSG = {
   unreviewed: '有{n}张凭证未审核',
   negativeCash: '{name}期末余额为负数（{amount}元）',
   surtaxMissing: '未计提附加税（应计提{amount}元）',
+  incomeTaxMissing: '未计提企业所得税（应计提{amount}元）',
+  yearEndLeft: '本年利润余额未结转至利润分配—未分配利润',
   profitLeft: '损益类科目期末余额不为零，请先结转损益',
   openingUnbalanced: '期初余额试算不平衡',
   notLatestClosed: '只能反结账最近一个已结账期间',
@@ -116,8 +132,28 @@ export const surtaxFiguresSchema = z.object({
 });
 export type SurtaxFigures = z.infer<typeof surtaxFiguresSchema>;
 
+/**
+ * 计提企业所得税 of a quarter-end period, fen: the year's cumulative 利润总额 to the period's end, taxed as the
+ * quarterly prepayment is (citPrepay of tax-compute.ts: 25 %, 小型微利企业 effectively 5 %), less what this
+ * year's earlier accruals booked to 所得税费用.
+ */
+export const incomeTaxFiguresSchema = z.object({
+  /** 本年累计利润总额 (income − costs and expenses other than 所得税费用). */
+  profit: z.number(),
+  /** 资产总额 at the period's end (the 小型微利 test). */
+  assets: z.number(),
+  smallMicro: z.boolean(),
+  /** 本年累计应纳所得税额. */
+  cumTax: z.number(),
+  /** 本年已计提 (earlier periods and entries other than this transfer). */
+  accrued: z.number(),
+  /** 本期应计提 = cumTax − accrued, not below 0. */
+  tax: z.number(),
+});
+export type IncomeTaxFigures = z.infer<typeof incomeTaxFiguresSchema>;
+
 export const closeCheckSchema = z.object({
-  key: z.enum(['opening', 'unbalanced', 'unreviewed', 'cash', 'surtax', 'profit']),
+  key: z.enum(['opening', 'unbalanced', 'unreviewed', 'cash', 'surtax', 'incomeTax', 'profit', 'yearEnd']),
   label: z.string(),
   ok: z.boolean(),
   msg: z.string(),
@@ -147,8 +183,11 @@ export const closeStateSchema = z.object({
   closedPeriods: z.array(z.string()),
   vatKind: z.enum(['small', 'general']),
   surtax: surtaxFiguresSchema,
+  incomeTax: incomeTaxFiguresSchema,
   /** 本期利润 the profit transfer carries to 3103 (income − expenses), fen. */
   profit: z.number(),
+  /** December: 本年利润's balance (credit side positive) the year-end transfer carries to 未分配利润, fen. */
+  yearProfit: z.number(),
   steps: z.array(transferStepSchema),
   checks: z.array(closeCheckSchema),
   canClose: z.boolean(),
@@ -221,6 +260,8 @@ export const payrollRuleSchema = z.object({
 export const closeRuleSchema = z.object({
   cjsRate: z.union([z.literal(7), z.literal(5), z.literal(1)]),
   halve: z.boolean(),
+  /** 批量结账 accrues 企业所得税 at quarter ends (and checks it is booked); off: the page offers it as a step. */
+  incomeTax: z.boolean().default(false),
 });
 
 export const voucherRuleSetSchema = z.object({
@@ -240,7 +281,7 @@ export const DEFAULT_VOUCHER_RULES: VoucherRuleSet = {
   sales: { debit: '1122', income: '5001', tax: '222101', summary: '销售收入' },
   purchase: { goods: '1405', expense: '560202', tax: '222101', credit: '2202', summary: '采购' },
   payroll: { debit: '560201', credit: '221101', summary: '计提工资' },
-  close: { cjsRate: 7, halve: true },
+  close: { cjsRate: 7, halve: true, incomeTax: false },
 };
 
 // --- proposals (from documents to vouchers) ------------------------------------------------------------
@@ -282,7 +323,7 @@ export const closeStateCall = defineCall({
 
 export const transferCall = defineCall({
   path: 'busi/qmJz/transfer',
-  summary: '生成期末结转凭证（计提附加税、结转损益）',
+  summary: '生成期末结转凭证（计提附加税、计提所得税、结转损益、结转本年利润）',
   access: 'account:close:run',
   body: z.strictObject({
     bookId: idSchema,

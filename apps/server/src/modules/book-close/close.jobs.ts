@@ -87,6 +87,7 @@ export const bookCloseJob: JobHandler = {
   maxAttempts: 5,
   async run(ctx) {
     const p = ctx.job.payload as { runId: number; bookId: number; userId?: number };
+    const t0 = performance.now();
     const outcome = await ctx.inTx(async (tx) => {
       const [row] = await tx
         .select({ run: bookRuns, state: bookRunClients.state })
@@ -102,13 +103,14 @@ export const bookCloseJob: JobHandler = {
         { agencyId: row.run.agencyId, userId: row.run.userId },
         p.bookId,
         row.run.period,
-        { cjsRate, halve: rules.close.halve },
+        { cjsRate, halve: rules.close.halve, incomeTax: rules.close.incomeTax },
       );
       await tx
         .update(bookRunClients)
         .set({ state: res.ok ? 'ok' : 'failed', msg: res.msg, updatedAt: new Date() })
         .where(and(eq(bookRunClients.runId, p.runId), eq(bookRunClients.bookId, p.bookId)));
-      await ctx.doneIn(tx, { ok: res.ok });
+      // jobMs: the book's own transaction, for the bench's "where the time went" (86-books-close.ts).
+      await ctx.doneIn(tx, { ok: res.ok, jobMs: Math.round(performance.now() - t0) });
       return { res, userId: row.run.userId };
     }, p.userId);
     const finished = await ctx.inTx((tx) => finishIfDone(tx, p.runId));

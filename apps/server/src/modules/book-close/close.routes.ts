@@ -32,7 +32,7 @@ const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 async function optsOf(tx: Queryable, agencyId: number, cjsRate?: CjsRate) {
   const rules = await rulesOf(tx, agencyId);
-  return { cjsRate: cjsRate ?? rules.close.cjsRate, halve: rules.close.halve };
+  return { cjsRate: cjsRate ?? rules.close.cjsRate, halve: rules.close.halve, incomeTax: rules.close.incomeTax };
 }
 
 const BOOK_SORT = { name: 'qymc', keys: [enterprises.qymc, books.id], desc: false };

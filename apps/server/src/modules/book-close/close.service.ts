@@ -5,17 +5,21 @@ import {
   type CloseCheck,
   type CloseState,
   CODE,
+  citPrepay,
   DEFAULT_VOUCHER_RULES,
   EDU_EXEMPT_SALES_FEN,
   EDU_RATE,
   fenToYuanText,
   fillMsg,
+  type IncomeTaxFigures,
   LOCAL_EDU_RATE,
   nextPeriod,
   prevPeriod,
   type SurtaxFigures,
+  TRANSFER_KINDS,
   TRANSFER_NAMES,
   type TransferKind,
+  transferApplies,
   type VoucherRuleSet,
   voucherRuleSetSchema,
 } from '@dzy/shared';
@@ -43,6 +47,14 @@ import {
  */
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
+
+/** How a book's period end is worked: the 城建税 rate, the 六税两费 halving, and whether 所得税 is accrued. */
+export interface CloseOpts {
+  cjsRate: CjsRate;
+  halve: boolean;
+  /** The batch close makes 计提所得税 at quarter ends and the checks want it booked. */
+  incomeTax?: boolean;
+}
 
 interface LeafBalance {
   id: number;
@@ -187,13 +199,62 @@ const fingerprint = (lines: readonly { accountId: number; debit: number; credit:
     .sort()
     .join('|');
 
+/**
+ * 计提企业所得税 of a quarter-end period: the year's cumulative 利润总额 (as the 利润表 counts it: income
+ * accounts' credits less cost and expense accounts' debits, 所得税费用 left out; openings' 本年累计 for a book
+ * that starts this year), taxed by citPrepay (the filing module's one rule for the quarterly prepayment;
+ * the books know no headcount, so only profit and 资产总额 decide 小型微利), less what 所得税费用 already holds
+ * this year besides the transfer's own voucher (`ownVoucherDebit`).
+ */
+export async function incomeTaxOf(
+  tx: Queryable,
+  book: BookRow,
+  leaves: readonly LeafBalance[],
+  ownVoucherDebit: number,
+): Promise<IncomeTaxFigures> {
+  const period = book.currentPeriod;
+  const year = period.slice(0, 4);
+  const codes = chartCodes(book.standard, book.vatKind);
+  const rows = rowsOf<{ code: string; direction: string; d: string; c: string }>(
+    await tx.execute(sql`
+      select a.code, a.direction, (coalesce(b.d, 0) + coalesce(o.d, 0))::text as d, (coalesce(b.c, 0) + coalesce(o.c, 0))::text as c
+      from ${bookAccounts} a
+      left join (select account_id, sum(debit) d, sum(credit) c from book_balances
+                 where book_id = ${book.id} and period between ${`${year}-01`} and ${period} group by account_id) b
+        on b.account_id = a.id
+      left join (select account_id, sum(ytd_debit) d, sum(ytd_credit) c from book_openings
+                 where book_id = ${book.id} and ${book.startPeriod.slice(0, 4) === year} group by account_id) o
+        on o.account_id = a.id
+      where a.book_id = ${book.id} and a.is_leaf and a.category = 'profit'`),
+  );
+  let profit = 0;
+  let accrued = -ownVoucherDebit;
+  for (const r of rows) {
+    const d = Number(r.d);
+    const c = Number(r.c);
+    if (r.code.startsWith(codes.incomeTax)) accrued += d;
+    else if (r.direction === 'credit') profit += c;
+    else profit -= d;
+  }
+  const assets = leaves.filter((l) => l.category === 'asset').reduce((s, l) => s + l.net, 0);
+  const r = citPrepay({ revenue: 0, cost: 0, profit, prepaid: Math.max(0, accrued), staff: 0, assets });
+  return { profit, assets, smallMicro: r.smallMicro, cumTax: r.cumTax, accrued, tax: r.tax };
+}
+
 /** The lines of a transfer as things stand now (the existing transfer voucher's own lines taken out). */
 async function transferLines(
   tx: Queryable,
   book: BookRow,
   kind: TransferKind,
-  opts: { cjsRate: CjsRate; halve: boolean },
-): Promise<{ lines: VoucherLineInput[]; amount: number; surtax: SurtaxFigures; profit: number }> {
+  opts: CloseOpts,
+): Promise<{
+  lines: VoucherLineInput[];
+  amount: number;
+  surtax: SurtaxFigures;
+  profit: number;
+  incomeTax: IncomeTaxFigures | null;
+  yearProfit: number;
+}> {
   const period = book.currentPeriod;
   const leaves = await leafBalances(tx, book.id, period);
   /** Takes a transfer voucher's effect out of the figures (they are then those before it). */
@@ -220,8 +281,43 @@ async function transferLines(
   const incomeTotal = income.reduce((s, l) => s - l.net, 0);
   const expenseTotal = expense.reduce((s, l) => s + l.net, 0);
   const profit = incomeTotal - expenseTotal;
+  const none = { lines: [] as VoucherLineInput[], amount: 0, surtax, profit, incomeTax: null, yearProfit: 0 };
+  if (kind === 'incomeTax') {
+    const own = await transferVoucher(tx, book.id, period, 'incomeTax');
+    const incomeTax = await incomeTaxOf(tx, book, leaves, own?.total ?? 0);
+    if (!transferApplies('incomeTax', period) || incomeTax.tax === 0) return { ...none, incomeTax };
+    const summary = '计提企业所得税';
+    const lines: VoucherLineInput[] = [
+      { summary, accountId: (await leafFor(tx, book.id, codes.incomeTax)).id, debit: incomeTax.tax, credit: 0 },
+      { summary, accountId: (await leafFor(tx, book.id, codes.incomeTaxPayable)).id, debit: 0, credit: incomeTax.tax },
+    ];
+    return { ...none, lines, amount: incomeTax.tax, incomeTax };
+  }
+  if (kind === 'yearEnd') {
+    // 本年利润's balance at the period's end (the year's profit once 结转损益 is made), credit side positive.
+    const own = leaves.filter((l) => l.code.startsWith(codes.currentYearProfit) && l.net !== 0);
+    const yearProfit = -own.reduce((s, l) => s + l.net, 0);
+    if (!transferApplies('yearEnd', period) || own.length === 0) return { ...none, yearProfit };
+    const summary = '结转本年利润';
+    const lines: VoucherLineInput[] = own.map((l) => ({
+      summary,
+      accountId: l.id,
+      debit: l.net < 0 ? -l.net : 0,
+      credit: l.net > 0 ? l.net : 0,
+    }));
+    if (yearProfit !== 0) {
+      const undistributed = (await leafFor(tx, book.id, codes.undistributedProfit)).id;
+      lines.push({
+        summary,
+        accountId: undistributed,
+        debit: yearProfit < 0 ? -yearProfit : 0,
+        credit: yearProfit > 0 ? yearProfit : 0,
+      });
+    }
+    return { ...none, lines, amount: Math.abs(yearProfit), yearProfit };
+  }
   if (kind === 'surtax') {
-    if (surtax.total === 0) return { lines: [], amount: 0, surtax, profit };
+    if (surtax.total === 0) return none;
     const summary = '计提附加税';
     const lines: VoucherLineInput[] = [
       {
@@ -239,9 +335,9 @@ async function transferLines(
     for (const [code, amount] of parts)
       if (amount !== 0)
         lines.push({ summary, accountId: (await leafFor(tx, book.id, code)).id, debit: 0, credit: amount });
-    return { lines, amount: surtax.total, surtax, profit };
+    return { ...none, lines, amount: surtax.total };
   }
-  if (profitLeaves.length === 0) return { lines: [], amount: 0, surtax, profit };
+  if (profitLeaves.length === 0) return none;
   const summary = '结转本期损益';
   const profitAcc = (await leafFor(tx, book.id, codes.currentYearProfit)).id;
   const lines: VoucherLineInput[] = [];
@@ -249,7 +345,7 @@ async function transferLines(
   if (incomeTotal !== 0) lines.push({ summary, accountId: profitAcc, debit: 0, credit: incomeTotal });
   if (expenseTotal !== 0) lines.push({ summary, accountId: profitAcc, debit: expenseTotal, credit: 0 });
   for (const l of expense) lines.push({ summary, accountId: l.id, debit: 0, credit: l.net });
-  return { lines, amount: incomeTotal + expenseTotal, surtax, profit };
+  return { ...none, lines, amount: incomeTotal + expenseTotal };
 }
 
 /** Takes away a transfer voucher (it may have been reviewed when made). */
@@ -263,13 +359,7 @@ async function dropTransfer(tx: Queryable, ctx: StoreCtx, voucherId: number) {
  * transfer; the same voucher when its lines are still right; otherwise the old one is replaced. The voucher
  * is reviewed at once by whoever made it (it is the system's, worked from reviewed figures).
  */
-export async function makeTransfer(
-  tx: Queryable,
-  ctx: StoreCtx,
-  bookId: number,
-  kind: TransferKind,
-  opts: { cjsRate: CjsRate; halve: boolean },
-) {
+export async function makeTransfer(tx: Queryable, ctx: StoreCtx, bookId: number, kind: TransferKind, opts: CloseOpts) {
   const book = await lockBook(tx, ctx.agencyId, bookId);
   const period = book.currentPeriod;
   const { lines } = await transferLines(tx, book, kind, opts);
@@ -289,8 +379,15 @@ export async function makeTransfer(
 export async function closeChecks(
   tx: Queryable,
   book: BookRow,
-  opts: { cjsRate: CjsRate; halve: boolean },
-): Promise<{ checks: CloseCheck[]; surtax: SurtaxFigures; profit: number; amounts: Record<TransferKind, number> }> {
+  opts: CloseOpts,
+): Promise<{
+  checks: CloseCheck[];
+  surtax: SurtaxFigures;
+  profit: number;
+  incomeTax: IncomeTaxFigures;
+  yearProfit: number;
+  amounts: Record<TransferKind, number>;
+}> {
   const period = book.currentPeriod;
   const checks: CloseCheck[] = [];
   const push = (key: CloseCheck['key'], label: string, msg: string) => checks.push({ key, label, ok: msg === '', msg });
@@ -324,14 +421,38 @@ export async function closeChecks(
     '已计提附加税',
     surtaxDone ? '' : fillMsg(BOOK_CLOSE_MSG.surtaxMissing, { amount: fenToYuanText(surtaxNow.amount) }),
   );
+  const incomeTaxNow = await transferLines(tx, book, 'incomeTax', opts);
+  if (opts.incomeTax && transferApplies('incomeTax', period)) {
+    const v = await transferVoucher(tx, book.id, period, 'incomeTax');
+    const done = incomeTaxNow.amount === 0 || (v !== null && v.total === incomeTaxNow.amount);
+    push(
+      'incomeTax',
+      '已计提企业所得税',
+      done ? '' : fillMsg(BOOK_CLOSE_MSG.incomeTaxMissing, { amount: fenToYuanText(incomeTaxNow.amount) }),
+    );
+  }
   const profitLeft = leaves.some((l) => l.category === 'profit' && l.net !== 0);
   push('profit', '已结转损益，损益类科目无余额', profitLeft ? BOOK_CLOSE_MSG.profitLeft : '');
   const profitNow = await transferLines(tx, book, 'profit', opts);
+  const yearEndNow = await transferLines(tx, book, 'yearEnd', opts);
+  if (transferApplies('yearEnd', period)) {
+    const left = leaves.some(
+      (l) => l.code.startsWith(chartCodes(book.standard, book.vatKind).currentYearProfit) && l.net !== 0,
+    );
+    push('yearEnd', '本年利润已结转至未分配利润', left ? BOOK_CLOSE_MSG.yearEndLeft : '');
+  }
   return {
     checks,
     surtax: surtaxNow.surtax,
     profit: profitNow.profit,
-    amounts: { surtax: surtaxNow.amount, profit: profitNow.amount },
+    incomeTax: incomeTaxNow.incomeTax as IncomeTaxFigures,
+    yearProfit: yearEndNow.yearProfit,
+    amounts: {
+      surtax: surtaxNow.amount,
+      incomeTax: incomeTaxNow.amount,
+      profit: profitNow.amount,
+      yearEnd: yearEndNow.amount,
+    },
   };
 }
 
@@ -351,13 +472,13 @@ export async function closeState(
   tx: Queryable,
   agencyId: number,
   bookId: number,
-  opts: { cjsRate: CjsRate; halve: boolean },
+  opts: CloseOpts,
 ): Promise<CloseState> {
   const { book, qymc } = await bookWithClient(tx, agencyId, bookId);
   const period = book.currentPeriod;
-  const { checks, surtax, profit, amounts } = await closeChecks(tx, book, opts);
+  const { checks, surtax, profit, incomeTax, yearProfit, amounts } = await closeChecks(tx, book, opts);
   const steps = [];
-  for (const kind of ['surtax', 'profit'] as const) {
+  for (const kind of TRANSFER_KINDS.filter((k) => transferApplies(k, period))) {
     const v = await transferVoucher(tx, bookId, period, kind);
     steps.push({
       kind,
@@ -383,7 +504,9 @@ export async function closeState(
     closedPeriods: closed.map((c) => c.period),
     vatKind: book.vatKind,
     surtax,
+    incomeTax,
     profit,
+    yearProfit,
     steps,
     checks,
     canClose: checks.every((c) => c.ok),
@@ -398,12 +521,7 @@ export const refusalOf = (checks: readonly CloseCheck[]) =>
     .join('；');
 
 /** 结账: the current period closes when every check passes; the next period opens. */
-export async function closeBook(
-  tx: Queryable,
-  ctx: StoreCtx,
-  bookId: number,
-  opts: { cjsRate: CjsRate; halve: boolean },
-) {
+export async function closeBook(tx: Queryable, ctx: StoreCtx, bookId: number, opts: CloseOpts) {
   const book = await lockBook(tx, ctx.agencyId, bookId);
   const { checks } = await closeChecks(tx, book, opts);
   const why = refusalOf(checks);
@@ -441,7 +559,7 @@ export async function closeOneForRun(
   ctx: StoreCtx,
   bookId: number,
   period: string,
-  opts: { cjsRate: CjsRate; halve: boolean },
+  opts: CloseOpts,
 ): Promise<{ ok: boolean; msg: string }> {
   const book = await lockBook(tx, ctx.agencyId, bookId);
   if (book.currentPeriod > period) {
@@ -457,7 +575,9 @@ export async function closeOneForRun(
     return { ok: false, msg: fillMsg(BOOK_CLOSE_MSG.notCurrent, { period: book.currentPeriod }) };
   try {
     await makeTransfer(tx, ctx, bookId, 'surtax', opts);
+    if (opts.incomeTax && transferApplies('incomeTax', period)) await makeTransfer(tx, ctx, bookId, 'incomeTax', opts);
     await makeTransfer(tx, ctx, bookId, 'profit', opts);
+    if (transferApplies('yearEnd', period)) await makeTransfer(tx, ctx, bookId, 'yearEnd', opts);
   } catch (err) {
     if (err instanceof AppError) return { ok: false, msg: err.message };
     throw err;
