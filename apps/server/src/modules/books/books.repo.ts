@@ -1,5 +1,6 @@
 import { type BookAccount, type BookInfo, CODE, fillMsg, pinyinInitials, VOUCHER_MSG, type Voucher } from '@dzy/shared';
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
 import {
   bookAccounts,
@@ -130,23 +131,17 @@ export function toAccounts(rows: readonly AccountRow[], all: readonly AccountRow
 /** Vouchers with their lines (account code and name, auxiliary item), in the order of `ids`. */
 export async function vouchersById(tx: Queryable, agencyId: number, ids: readonly number[]): Promise<Voucher[]> {
   if (ids.length === 0) return [];
+  const reviewer = alias(users, 'reviewer');
   const heads = await tx
     .select({
       v: vouchers,
       creator: sql<string>`coalesce(nullif(${users.hymc}, ''), ${users.phone})`,
+      reviewer: sql<string>`coalesce(nullif(${reviewer.hymc}, ''), ${reviewer.phone}, '')`,
     })
     .from(vouchers)
     .innerJoin(users, eq(users.id, vouchers.createdBy))
+    .leftJoin(reviewer, eq(reviewer.id, vouchers.reviewedBy))
     .where(and(eq(vouchers.agencyId, agencyId), inArray(vouchers.id, [...ids])));
-  const reviewerIds = [...new Set(heads.flatMap((h) => (h.v.reviewedBy ? [h.v.reviewedBy] : [])))];
-  const reviewers =
-    reviewerIds.length === 0
-      ? []
-      : await tx
-          .select({ id: users.id, name: sql<string>`coalesce(nullif(${users.hymc}, ''), ${users.phone})` })
-          .from(users)
-          .where(inArray(users.id, reviewerIds));
-  const reviewerName = new Map(reviewers.map((r) => [r.id, r.name]));
   const lines = await tx
     .select({
       l: voucherLines,
@@ -190,7 +185,7 @@ export async function vouchersById(tx: Queryable, agencyId: number, ids: readonl
         attachments: h.v.attachments,
         total: h.v.total,
         review: h.v.review,
-        reviewerName: h.v.reviewedBy ? (reviewerName.get(h.v.reviewedBy) ?? '') : '',
+        reviewerName: h.v.reviewedBy ? h.reviewer : '',
         source: h.v.source,
         creatorName: h.creator,
         createdAt: iso(h.v.createdAt),
