@@ -9,7 +9,7 @@ import {
   statementCall,
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, DatePicker, Drawer, Empty, Segmented, Table, Tag } from 'antd';
+import { Alert, Button, Card, DatePicker, Drawer, Empty, Grid, Segmented, Table, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useState } from 'react';
 import { useDocumentTitle } from '../../../lib/document-title';
@@ -34,6 +34,7 @@ export function StatementsPage() {
   const [month, setMonth] = useState<Dayjs | null>(null);
   const [kind, setKind] = useState<StatementKind>('balance');
   const [drill, setDrill] = useState<Drill | null>(null);
+  const wide = Grid.useBreakpoint().xl !== false;
   const onBook = useCallback((b: ReportBook | null) => {
     setBook(b);
     // The last closed period, or the current one when none is closed yet.
@@ -79,7 +80,7 @@ export function StatementsPage() {
     <span style={{ paddingLeft: l.indent * 16, fontWeight: l.bold ? 600 : undefined }}>{l.name}</span>
   );
 
-  const single = (
+  const lineTable = (lines: StatementLine[], nameTitle = '项目') => (
     <Table<StatementLine>
       className="dzy-statement-table"
       data-testid="statement-table"
@@ -88,16 +89,17 @@ export function StatementsPage() {
       rowKey={(l) => `${l.no}-${l.name}`}
       rowClassName={(l) => (l.bold ? 'dzy-statement-bold' : '')}
       loading={q.isFetching}
-      dataSource={s?.lines ?? []}
+      dataSource={lines}
       pagination={false}
       columns={[
-        { title: '项目', key: 'name', render: (_, l) => nameCell(l) },
+        { title: nameTitle, key: 'name', render: (_, l) => nameCell(l) },
         { title: '行次', dataIndex: 'no', width: 56, align: 'center', render: (n: number) => (n ? n : '') },
         { title: ca, key: 'a', width: 140, align: 'right', render: (_, l) => figure(l, 'a') },
         { title: cb, key: 'b', width: 140, align: 'right', render: (_, l) => figure(l, 'b') },
       ]}
     />
   );
+  const single = lineTable(s?.lines ?? []);
   const left = (s?.lines ?? []).filter((l) => l.side === 'left');
   const right = (s?.lines ?? []).filter((l) => l.side === 'right');
   const pairs = Array.from({ length: Math.max(left.length, right.length) }, (_, i) => ({
@@ -130,7 +132,14 @@ export function StatementsPage() {
       render: (_: unknown, p: Pair) => (p[side] ? figure(p[side], 'b') : ''),
     },
   ];
-  const balance = (
+  // Side by side (as printed) when the page is wide; below 1200 px the two halves stack, so nothing scrolls
+  // sideways or squeezes the 项目 names at 1024 px.
+  const balance = !wide ? (
+    <div className="dzy-statement-stack">
+      {lineTable(left, '资产')}
+      {lineTable(right, '负债和所有者权益（或股东权益）')}
+    </div>
+  ) : (
     <Table<Pair>
       className="dzy-statement-table"
       data-testid="statement-table"
