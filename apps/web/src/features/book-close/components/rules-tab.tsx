@@ -104,6 +104,14 @@ export function RulesTab() {
           >
             <Switch />
           </Form.Item>
+          <Form.Item
+            label="批量结账计提所得税"
+            name={['close', 'incomeTax']}
+            valuePropName="checked"
+            extra="季末（3、6、9、12月）批量结账时按本年累计利润计提企业所得税，并在结账检查中要求已计提"
+          >
+            <Switch />
+          </Form.Item>
         </Card>
         {editable ? (
           <Button type="primary" htmlType="submit">

@@ -158,6 +158,7 @@ function CloseBody({ s, cjsRate }: { s: CloseState; cjsRate: CjsRate | undefined
     });
   };
   const st = s.surtax;
+  const it = s.incomeTax;
   return (
     <div className="dzy-close-grid">
       <Card title={`第一步 期末结转（${s.period}）`} size="small">
@@ -189,7 +190,11 @@ function CloseBody({ s, cjsRate }: { s: CloseState; cjsRate: CjsRate | undefined
                 description={
                   step.kind === 'surtax'
                     ? `本期应交增值税 ${yuan(st.vat)}：城建税 ${yuan(st.cjs)}，教育费附加 ${yuan(st.edu)}，地方教育附加 ${yuan(st.localEdu)}，合计 ${yuan(st.total)}${st.halved ? '（小规模纳税人减半征收）' : ''}${st.eduExempt && st.vat > 0 ? '（月销售额不超过10万元，免征教育费附加、地方教育附加）' : ''}`
-                    : `损益类科目结转至本年利润，本期利润 ${yuan(s.profit)}${step.voucherId ? `，凭证金额 ${yuan(step.voucherTotal)}` : ''}`
+                    : step.kind === 'incomeTax'
+                      ? `季末可选：本年累计利润总额 ${yuan(it.profit)}，${it.smallMicro ? '小型微利企业（实际税负5%）' : '税率25%'}，本年应纳 ${yuan(it.cumTax)}，已计提 ${yuan(it.accrued)}，本期应计提 ${yuan(it.tax)}`
+                      : step.kind === 'yearEnd'
+                        ? `年末将本年利润余额 ${yuan(s.yearProfit)} 结转至利润分配—未分配利润（先结转损益）`
+                        : `损益类科目结转至本年利润，本期利润 ${yuan(s.profit)}${step.voucherId ? `，凭证金额 ${yuan(step.voucherTotal)}` : ''}`
                 }
               />
             </List.Item>
