@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, inScope } from '../../apps/server/src/db/client.js';
 import { breakdownOf, poolList, trendOf } from '../../apps/server/src/modules/invoice-pool/invoice-pool.routes.js';
 import {
-  agencyPartiesOf,
+  agencyRollupsOf,
   monthCountsOf,
   monthPartiesOf,
   monthStatsOf,
@@ -65,9 +65,7 @@ async function seedInvoices(owner: Db, data: BenchData) {
     await tx.execute(sql`
       insert into invoice_month_parties (agency_id, enterprise_id, month, direction, cp_tax_no, cp_name, count, total)
       ${monthPartiesOf(month)}`);
-    await tx.execute(sql`
-      insert into invoice_agency_parties (agency_id, month, direction, cp_tax_no, cp_name, count, total)
-      ${agencyPartiesOf(month)}`);
+    for (const q of agencyRollupsOf(month)) await tx.execute(q);
   });
   const res = (await owner.execute(
     sql`select count(*)::int as n from invoices where agency_id = ${agencyId} and month = ${MONTH}`,

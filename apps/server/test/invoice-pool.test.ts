@@ -222,6 +222,8 @@ describe('the invoice pool', () => {
     // The agency's month (the administrator, no client chosen): kinds counted once each, and the top buyers and
     // sellers (from the agency's party rollup) equal to the stored invoices grouped by the other party.
     const whole = await s.call<{
+      xxByRate: { key: string; amount: number; tax: number }[];
+      jxByRate: { key: string; amount: number; tax: number }[];
       xxByKind: { key: string; count: number }[];
       jxByKind: { key: string; count: number }[];
       topBuyers: { taxNo: string; name: string; total: number; count: number }[];
@@ -238,6 +240,22 @@ describe('the invoice pool', () => {
       expect(
         (k.direction === 'out' ? whole.data.xxByKind : whole.data.jxByKind).find((x) => x.key === k.fplx)?.count,
       ).toBe(k.n);
+    const rateSumsAll = await rig.owner<{ direction: string; rate: string; amount: number; tax: number }>(
+      s.db,
+      `select i.direction, l.rate, sum(l.amount)::float8 as amount, sum(l.tax)::float8 as tax
+         from invoices i join invoice_lines l on l.invoice_id = i.id
+        where i.agency_id = $1 and i.month = $2 and i.state <> 'void' group by 1, 2`,
+      [c.agency_id, MONTH],
+    );
+    for (const [direction, slices] of [
+      ['out', whole.data.xxByRate],
+      ['in', whole.data.jxByRate],
+    ] as const)
+      expect(Object.fromEntries(slices.map((x) => [x.key, { amount: x.amount, tax: x.tax }]))).toEqual(
+        Object.fromEntries(
+          rateSumsAll.filter((r) => r.direction === direction).map((r) => [r.rate, { amount: r.amount, tax: r.tax }]),
+        ),
+      );
     const topOf = (direction: string) =>
       rig.owner<{ taxNo: string; name: string; total: number; count: number }>(
         s.db,
@@ -576,6 +594,30 @@ describe('the invoice pool', () => {
       [ent.agency_id, M],
     );
     expect(rolledAgency[0]?.n).toBe(simTotal);
+    // The agency's rollups, written as net deltas by three workers at once, equal the clients' rows added up.
+    const drift = await rig.owner<{ n: number }>(
+      s.db,
+      `select count(*)::int as n from (
+         (select month, direction, fplx, rate, count, amount, tax, total, deduct_tax from invoice_agency_stats
+           where agency_id = $1
+          except
+          select month, direction, fplx, rate, sum(count)::int, sum(amount), sum(tax), sum(total), sum(deduct_tax)
+            from invoice_month_stats where agency_id = $1 group by 1, 2, 3, 4)
+         union all
+         (select month, direction, fplx, rate, sum(count)::int, sum(amount), sum(tax), sum(total), sum(deduct_tax)
+            from invoice_month_stats where agency_id = $1 group by 1, 2, 3, 4
+          except
+          select month, direction, fplx, rate, count, amount, tax, total, deduct_tax from invoice_agency_stats
+           where agency_id = $1)
+         union all
+         (select month, direction, fplx, null, count, 0, 0, 0, 0 from invoice_agency_counts where agency_id = $1
+          except
+          select month, direction, fplx, null, sum(count)::int, 0, 0, 0, 0 from invoice_month_counts
+           where agency_id = $1 group by 1, 2, 3)
+       ) x`,
+      [ent.agency_id],
+    );
+    expect(drift[0]?.n).toBe(0);
     const counted2 = await rig.owner<{ n: number }>(
       s.db,
       'select coalesce(sum(count), 0)::int as n from invoice_month_counts where agency_id = $1 and month = $2',

@@ -55,7 +55,7 @@ const stats = (enterpriseId: number, month: string) =>
 
 /**
  * Every rollup equals its sum of the invoices, for the whole agency: per client and party, per client and kind
- * (each invoice once), and the agency's parties equal to the clients' party rows added up.
+ * (each invoice once), and the agency's rollups equal to the clients' rows added up (no row left at zero).
  */
 async function expectRollupsEqualInvoices(agencyId: number) {
   const q = (text: string) => t.ownerQuery<Record<string, unknown>>(text, [agencyId]);
@@ -72,6 +72,20 @@ async function expectRollupsEqualInvoices(agencyId: number) {
   ).toEqual(
     await q(`select enterprise_id, month, direction, fplx, count(*)::int as count
       from invoices where agency_id = $1 and state <> 'void' group by 1, 2, 3, 4 order by 1, 2, 3, 4`),
+  );
+  expect(
+    await q(`select month, direction, fplx, rate, count, amount::text, tax::text, total::text, deduct_tax::text
+      from invoice_agency_stats where agency_id = $1 order by 1, 2, 3, 4`),
+  ).toEqual(
+    await q(`select month, direction, fplx, rate, sum(count)::int as count, sum(amount)::text as amount,
+        sum(tax)::text as tax, sum(total)::text as total, sum(deduct_tax)::text as deduct_tax
+      from invoice_month_stats where agency_id = $1 group by 1, 2, 3, 4 order by 1, 2, 3, 4`),
+  );
+  expect(
+    await q(`select month, direction, fplx, count from invoice_agency_counts where agency_id = $1 order by 1, 2, 3`),
+  ).toEqual(
+    await q(`select month, direction, fplx, count(*)::int as count
+      from invoices where agency_id = $1 and state <> 'void' group by 1, 2, 3 order by 1, 2, 3`),
   );
   expect(
     await q(`select month, direction, cp_tax_no, cp_name, count, total::text from invoice_agency_parties

@@ -163,6 +163,47 @@ export const invoiceMonthCounts = pgTable(
 ).enableRLS();
 
 /**
+ * The agency's month by direction, kind and rate over all its clients: `invoice_month_stats` summed without the
+ * client (the administrator's statistics read ~20 rows a month instead of ~12 per client). The store adds each
+ * client's net change to it.
+ */
+export const invoiceAgencyStats = pgTable(
+  'invoice_agency_stats',
+  {
+    agencyId: agencyRef(),
+    month: text().notNull(),
+    direction: text().$type<InvoiceDirection>().notNull(),
+    fplx: text().$type<InvoiceKind>().notNull(),
+    rate: text().notNull(),
+    count: integer().notNull(),
+    amount: fen('amount'),
+    tax: fen('tax'),
+    total: fen('total'),
+    deductTax: fen('deduct_tax'),
+  },
+  (t) => [
+    uniqueIndex('invoice_agency_stats_key_uq').on(t.agencyId, t.month, t.direction, t.fplx, t.rate),
+    tenantPolicy('invoice_agency_stats_tenant', t.agencyId),
+  ],
+).enableRLS();
+
+/** The agency's month's invoices counted once by direction and kind: `invoice_month_counts` without the client. */
+export const invoiceAgencyCounts = pgTable(
+  'invoice_agency_counts',
+  {
+    agencyId: agencyRef(),
+    month: text().notNull(),
+    direction: text().$type<InvoiceDirection>().notNull(),
+    fplx: text().$type<InvoiceKind>().notNull(),
+    count: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoice_agency_counts_key_uq').on(t.agencyId, t.month, t.direction, t.fplx),
+    tenantPolicy('invoice_agency_counts_tenant', t.agencyId),
+  ],
+).enableRLS();
+
+/**
  * The agency's month per other party, over all its clients (the administrator's top buyers and sellers read
  * this instead of grouping every client's party rows). Equal to the sum of `invoice_month_parties` by
  * (agency, month, direction, party): the store adds each client's net change to it.

@@ -306,27 +306,30 @@ export async function publishStatus(deps: Deps, userId: number, status: InvoiceR
 
 /**
  * Which clients a statistic covers: `null` = every client of the agency (an administrator without a client
- * chosen; the agency-level rollup serves the top parties), else a condition on an unqualified `enterprise_id`
- * (one client, or a staff member's clients: their own per-client rows, which are few).
+ * chosen: the agency's rollups serve it, a few rows a month whatever the number of clients), else a condition on
+ * an unqualified `enterprise_id` (one client, or a staff member's clients: their own per-client rows, which are
+ * few).
  */
 export type StatsClients = SQL | null;
 
-const clientsCond = (only: StatsClients) => only ?? sql`true`;
+/** The rollup a statistic reads: the agency's for the whole agency, else the per-client one filtered. */
+const rollup = (only: StatsClients, perClient: string, agency: string) =>
+  only === null ? sql`${sql.raw(agency)} where true` : sql`${sql.raw(perClient)} where ${only}`;
 
 /** The months' sums by direction (stats rollup) and invoice counts (each invoice once, counts rollup). */
 export async function trendRows(tx: Queryable, agencyId: number, from: string, to: string, only: StatsClients) {
   const sums = rowsOf<{ month: string; direction: string; amount: string; tax: string; deduct: string }>(
     await tx.execute(sql`
       select month, direction, sum(amount)::text as amount, sum(tax)::text as tax, sum(deduct_tax)::text as deduct
-      from invoice_month_stats
-      where agency_id = ${agencyId} and month between ${from} and ${to} and ${clientsCond(only)}
+      from ${rollup(only, 'invoice_month_stats', 'invoice_agency_stats')}
+        and agency_id = ${agencyId} and month between ${from} and ${to}
       group by month, direction`),
   );
   const counts = rowsOf<{ month: string; direction: string; count: string }>(
     await tx.execute(sql`
       select month, direction, sum(count)::text as count
-      from invoice_month_counts
-      where agency_id = ${agencyId} and month between ${from} and ${to} and ${clientsCond(only)}
+      from ${rollup(only, 'invoice_month_counts', 'invoice_agency_counts')}
+        and agency_id = ${agencyId} and month between ${from} and ${to}
       group by month, direction`),
   );
   return { sums, counts };
@@ -340,15 +343,15 @@ export async function breakdownRows(tx: Queryable, agencyId: number, month: stri
   const rates = rowsOf<{ direction: string; fplx: string; rate: string; count: string; amount: string; tax: string }>(
     await tx.execute(sql`
       select direction, fplx, rate, sum(count)::text as count, sum(amount)::text as amount, sum(tax)::text as tax
-      from invoice_month_stats
-      where agency_id = ${agencyId} and month = ${month} and ${clientsCond(only)}
+      from ${rollup(only, 'invoice_month_stats', 'invoice_agency_stats')}
+        and agency_id = ${agencyId} and month = ${month}
       group by direction, fplx, rate`),
   );
   const kinds = rowsOf<{ direction: string; fplx: string; count: string }>(
     await tx.execute(sql`
       select direction, fplx, sum(count)::text as count
-      from invoice_month_counts
-      where agency_id = ${agencyId} and month = ${month} and ${clientsCond(only)}
+      from ${rollup(only, 'invoice_month_counts', 'invoice_agency_counts')}
+        and agency_id = ${agencyId} and month = ${month}
       group by direction, fplx`),
   );
   return { rates, kinds };

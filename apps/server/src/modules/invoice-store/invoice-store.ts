@@ -149,14 +149,16 @@ export async function saveInvoices(
 }
 
 /**
- * Rewrites a client's rollups for the given months from its invoices: by direction, kind and rate (lines'
+ * Rewrites a client's rollups for the given months from its invoices — by direction, kind and rate (lines'
  * sums; an invoice counts once per rate it has lines at), invoices counted once by direction and kind, and per
- * other party; and adds the client's net change per other party to the agency's rollup. 作废 invoices are left
- * out; a red invoice counts with its negative amounts (and as one invoice), so a reversed sale nets to nothing.
+ * other party — and adds the client's net change to the agency's three rollups of the same shape. 作废 invoices
+ * are left out; a red invoice counts with its negative amounts (and as one invoice), so a reversed sale nets to
+ * nothing.
  *
- * The agency's party rows are shared by every client of the agency, so they are never rewritten: each refresh
- * adds (new − old) of its own client in one statement, in key order, so concurrent refreshes of different
- * clients add up and do not deadlock. Refreshes of one client are serialised by saveInvoices' lock on the client.
+ * The agency's rows are shared by every client of the agency, so they are never rewritten: each refresh adds
+ * (new − old) of its own client in one statement per table, tables and keys always in the same order, so
+ * concurrent refreshes of different clients add up and cannot deadlock on each other. Refreshes of one client
+ * are serialised by saveInvoices' lock on the client.
  */
 export async function refreshMonthRollups(
   tx: Queryable,
@@ -170,52 +172,63 @@ export async function refreshMonthRollups(
     sql`, `,
   );
   const client = sql`agency_id = ${agencyId} and enterprise_id = ${enterpriseId} and month in (${monthList})`;
-  await tx.execute(sql`delete from invoice_month_stats where ${client}`);
-  await tx.execute(sql`
-    insert into invoice_month_stats
-      (agency_id, enterprise_id, month, direction, fplx, rate, count, amount, tax, total, deduct_tax)
-    ${monthStatsOf(sql`i.agency_id = ${agencyId} and i.enterprise_id = ${enterpriseId} and i.month in (${monthList})`)}`);
-  await tx.execute(sql`delete from invoice_month_counts where ${client}`);
-  await tx.execute(sql`
-    insert into invoice_month_counts (agency_id, enterprise_id, month, direction, fplx, count)
-    ${monthCountsOf(client)}`);
-  // The net change of this client's party rows, added to the agency's (the deleted rows are the old figures;
-  // the invoices give the new ones). Rows that net to nothing are left out; agency rows left at zero go.
-  const changed = rowsOf<{ month: string; direction: string; cp_tax_no: string; count: number }>(
+  const invoicesOf = sql`i.agency_id = ${agencyId} and i.enterprise_id = ${enterpriseId} and i.month in (${monthList})`;
+  for (const r of ROLLUPS) {
+    const keys = sql.raw(r.keys.join(', '));
+    const named = r.name ? sql.raw(`, ${r.name}`) : sql``;
+    const vals = sql.raw(r.vals.join(', '));
+    const fresh = r.fresh(r.fresh === monthStatsOf ? invoicesOf : client);
+    // The deleted rows are the client's old figures, the invoices give the new ones; parties that net to
+    // nothing are left out, and agency rows left at no invoice go.
+    const changed = rowsOf<Record<string, string> & { count: number }>(
+      await tx.execute(sql`
+        with old as (delete from ${sql.raw(r.client)} where ${client} returning ${keys}, ${vals}),
+        d as (
+          select ${keys}${r.name ? sql.raw(`, max(${r.name}) as ${r.name}`) : sql``},
+                 ${sql.raw(r.vals.map((v) => `sum(${v}) as ${v}`).join(', '))}
+          from (
+            select ${keys}${r.name ? sql.raw(`, '' as ${r.name}`) : sql``},
+                   ${sql.raw(r.vals.map((v) => `-${v} as ${v}`).join(', '))} from old
+            union all
+            select ${keys}${named}, ${vals} from (${fresh}) n
+          ) x
+          group by ${keys}
+          having ${sql.raw(r.vals.map((v) => `sum(${v}) <> 0`).join(' or '))}
+        )
+        insert into ${sql.raw(r.agency)} as a (agency_id, ${keys}${named}, ${vals})
+        select ${agencyId}::int, ${keys}${named}, ${vals} from d
+        order by ${keys}
+        on conflict (agency_id, ${keys}) do update
+          set ${sql.raw(
+            [
+              ...r.vals.map((v) => `${v} = a.${v} + excluded.${v}`),
+              ...(r.name
+                ? [
+                    `${r.name} = case when excluded.${r.name} = '' then a.${r.name} else greatest(a.${r.name}, excluded.${r.name}) end`,
+                  ]
+                : []),
+            ].join(', '),
+          )}
+        returning ${keys}, count`),
+    );
     await tx.execute(sql`
-      with old as (delete from invoice_month_parties where ${client}
-                   returning month, direction, cp_tax_no, count, total),
-      d as (
-        select month, direction, cp_tax_no, max(cp_name) as cp_name, sum(count)::int as count, sum(total) as total
-        from (
-          select month, direction, cp_tax_no, '' as cp_name, -count as count, -total as total from old
-          union all
-          select month, direction, cp_tax_no, max(cp_name), count(*)::int, sum(total) from invoices
-          where ${client} and state <> 'void'
-          group by month, direction, cp_tax_no
-        ) x
-        group by month, direction, cp_tax_no
-        having sum(count) <> 0 or sum(total) <> 0
-      )
-      insert into invoice_agency_parties as a (agency_id, month, direction, cp_tax_no, cp_name, count, total)
-      select ${agencyId}::int, month, direction, cp_tax_no, cp_name, count, total from d
-      order by month, direction, cp_tax_no
-      on conflict (agency_id, month, direction, cp_tax_no) do update
-        set count = a.count + excluded.count, total = a.total + excluded.total,
-            cp_name = case when excluded.cp_name = '' then a.cp_name else greatest(a.cp_name, excluded.cp_name) end
-      returning month, direction, cp_tax_no, count`),
-  );
-  await tx.execute(sql`
-    insert into invoice_month_parties (agency_id, enterprise_id, month, direction, cp_tax_no, cp_name, count, total)
-    ${monthPartiesOf(client)}`);
-  const gone = changed.filter((r) => Number(r.count) === 0);
-  if (gone.length > 0)
-    await tx.execute(sql`
-      delete from invoice_agency_parties
-      where agency_id = ${agencyId} and count = 0 and (month, direction, cp_tax_no) in (${sql.join(
-        gone.map((r) => sql`(${r.month}, ${r.direction}, ${r.cp_tax_no})`),
-        sql`, `,
-      )})`);
+      insert into ${sql.raw(r.client)} (agency_id, enterprise_id, ${keys}${named}, ${vals})
+      select agency_id, enterprise_id, ${keys}${named}, ${vals} from (${fresh}) n`);
+    const gone = changed.filter((x) => Number(x.count) === 0);
+    if (gone.length > 0)
+      await tx.execute(sql`
+        delete from ${sql.raw(r.agency)}
+        where agency_id = ${agencyId} and count = 0 and (${keys}) in (${sql.join(
+          gone.map(
+            (x) =>
+              sql`(${sql.join(
+                r.keys.map((k) => sql`${x[k]}`),
+                sql`, `,
+              )})`,
+          ),
+          sql`, `,
+        )})`);
+  }
 }
 
 /**
@@ -224,30 +237,78 @@ export async function refreshMonthRollups(
  */
 export const monthStatsOf = (where: SQL) => sql`
     select i.agency_id, i.enterprise_id, i.month, i.direction, i.fplx, l.rate,
-           count(distinct i.id)::int, sum(l.amount), sum(l.tax), sum(l.amount + l.tax),
-           coalesce(sum(l.tax) filter (where i.deduct_state = 'confirmed'), 0)
+           count(distinct i.id)::int as count, sum(l.amount) as amount, sum(l.tax) as tax,
+           sum(l.amount + l.tax) as total,
+           coalesce(sum(l.tax) filter (where i.deduct_state = 'confirmed'), 0) as deduct_tax
     from invoices i join invoice_lines l on l.invoice_id = i.id
     where ${where} and i.state <> 'void'
     group by i.agency_id, i.enterprise_id, i.month, i.direction, i.fplx, l.rate`;
 
 export const monthCountsOf = (where: SQL) => sql`
-    select agency_id, enterprise_id, month, direction, fplx, count(*)::int
+    select agency_id, enterprise_id, month, direction, fplx, count(*)::int as count
     from invoices
     where ${where} and state <> 'void'
     group by agency_id, enterprise_id, month, direction, fplx`;
 
 export const monthPartiesOf = (where: SQL) => sql`
-    select agency_id, enterprise_id, month, direction, cp_tax_no, max(cp_name), count(*)::int, sum(total)
+    select agency_id, enterprise_id, month, direction, cp_tax_no, max(cp_name) as cp_name, count(*)::int as count,
+           sum(total) as total
     from invoices
     where ${where} and state <> 'void'
     group by agency_id, enterprise_id, month, direction, cp_tax_no`;
 
-/** The agency's party rollup from the per-client one (the bench's set-based seed; the migration's backfill). */
-export const agencyPartiesOf = (where: SQL) => sql`
-    select agency_id, month, direction, cp_tax_no, max(cp_name), sum(count)::int, sum(total)
-    from invoice_month_parties
-    where ${where}
-    group by agency_id, month, direction, cp_tax_no`;
+/**
+ * Each per-client rollup and the agency's of the same shape (same keys without the client, same sums). Order
+ * matters: every refresh takes the agency rows table by table in this order, keys ascending.
+ */
+const ROLLUPS: readonly {
+  client: string;
+  agency: string;
+  keys: readonly string[];
+  vals: readonly string[];
+  name?: string;
+  fresh: (where: SQL) => SQL;
+}[] = [
+  {
+    client: 'invoice_month_stats',
+    agency: 'invoice_agency_stats',
+    keys: ['month', 'direction', 'fplx', 'rate'],
+    vals: ['count', 'amount', 'tax', 'total', 'deduct_tax'],
+    fresh: monthStatsOf,
+  },
+  {
+    client: 'invoice_month_counts',
+    agency: 'invoice_agency_counts',
+    keys: ['month', 'direction', 'fplx'],
+    vals: ['count'],
+    fresh: monthCountsOf,
+  },
+  {
+    client: 'invoice_month_parties',
+    agency: 'invoice_agency_parties',
+    keys: ['month', 'direction', 'cp_tax_no'],
+    vals: ['count', 'total'],
+    name: 'cp_name',
+    fresh: monthPartiesOf,
+  },
+];
+
+/**
+ * The agency's rollups from the per-client ones (the bench's set-based seed; the migration's backfill does the
+ * same in SQL): one statement per agency table.
+ */
+export const agencyRollupsOf = (where: SQL) =>
+  ROLLUPS.map((r) => {
+    const keys = r.keys.join(', ');
+    const named = r.name ? `, ${r.name}` : '';
+    return sql`
+      insert into ${sql.raw(r.agency)} (agency_id, ${sql.raw(keys + named)}, ${sql.raw(r.vals.join(', '))})
+      select agency_id, ${sql.raw(keys)}${sql.raw(r.name ? `, max(${r.name})` : '')},
+             ${sql.raw(r.vals.map((v) => `sum(${v})`).join(', '))}
+      from ${sql.raw(r.client)}
+      where ${where}
+      group by agency_id, ${sql.raw(keys)}`;
+  });
 
 /** The months (YYYY-MM) whose rollups a change of these stored invoices touches. */
 export async function monthsOfInvoices(tx: Queryable, ids: readonly number[]): Promise<string[]> {
