@@ -66,6 +66,7 @@ export const BOOK_PRINT_MSG = {
   notReady: '打印任务尚未完成',
   nothingToDownload: '没有生成任何文件：所选客户均无可打印内容',
   printed: '共{pages}页',
+  failed: '生成失败，请重新打印',
 } as const;
 
 const periodSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, '会计期间格式应为YYYY-MM');

@@ -10,8 +10,8 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../../db/client.js';
 import { bookPrintClients, bookRuns, books, enterprises, users, vouchers } from '../../db/schema/index.js';
-import { AppError } from '../../plugins/errors.js';
-import type { JobHandler } from '../../plugins/jobs.js';
+import { AppError, isConnectionLost } from '../../plugins/errors.js';
+import { type JobContext, type JobHandler, RetryableError } from '../../plugins/jobs.js';
 import { ledgerTable, statementTable } from '../book-reports/book-reports.files.js';
 import type { ScopedBook } from '../book-reports/book-reports.service.js';
 import { trialBalance } from '../book-reports/book-reports.service.js';
@@ -258,30 +258,56 @@ export const bookPrintJob: JobHandler = {
   maxAttempts: 3,
   async run(ctx) {
     const p = ctx.job.payload as { runId: number; enterpriseId: number; userId?: number };
-    const outcome = await ctx.inTx(async (tx) => {
-      const [row] = await tx
-        .select({ run: bookRuns, state: bookPrintClients.state })
-        .from(bookPrintClients)
-        .innerJoin(bookRuns, eq(bookRuns.id, bookPrintClients.runId))
-        .where(and(eq(bookPrintClients.runId, p.runId), eq(bookPrintClients.enterpriseId, p.enterpriseId)))
-        .for('update', { of: bookPrintClients });
-      if (row?.run.state !== 'running' || row.state !== null) return null;
-      const res = await renderClient(tx, row.run.agencyId, p.enterpriseId, optionsOf(row.run));
-      await tx
-        .update(bookPrintClients)
-        .set({
-          state: res.state,
-          msg: res.msg,
-          pages: res.pages,
-          pdf: res.pdf,
-          bookId: res.bookId,
-          updatedAt: new Date(),
-        })
-        .where(and(eq(bookPrintClients.runId, p.runId), eq(bookPrintClients.enterpriseId, p.enterpriseId)));
-      await ctx.doneIn(tx, { state: res.state, pages: res.pages });
-      return res.state;
-    }, p.userId);
-    await ctx.inTx((tx) => finishIfDone(tx, p.runId));
-    return outcome ? { state: outcome } : { skipped: true };
+    try {
+      return await printOne(ctx, p);
+    } catch (err) {
+      // A lost connection is retried by the runner; anything else is this client's failure, recorded so
+      // the run still ends (with 失败 and the reason) instead of waiting for a client that never comes.
+      if (isConnectionLost(err) || err instanceof RetryableError) throw err;
+      const msg = `${BOOK_PRINT_MSG.failed}：${err instanceof Error ? err.message.slice(0, 200) : String(err)}`;
+      await ctx.inTx(async (tx) => {
+        await tx
+          .update(bookPrintClients)
+          .set({ state: 'failed', msg, pages: 0, pdf: null, updatedAt: new Date() })
+          .where(
+            and(
+              eq(bookPrintClients.runId, p.runId),
+              eq(bookPrintClients.enterpriseId, p.enterpriseId),
+              sql`${bookPrintClients.state} is null`,
+            ),
+          );
+        await ctx.doneIn(tx, { state: 'failed' });
+      });
+      await ctx.inTx((tx) => finishIfDone(tx, p.runId));
+      return { state: 'failed' };
+    }
   },
 };
+
+async function printOne(ctx: JobContext, p: { runId: number; enterpriseId: number; userId?: number }) {
+  const outcome = await ctx.inTx(async (tx) => {
+    const [row] = await tx
+      .select({ run: bookRuns, state: bookPrintClients.state })
+      .from(bookPrintClients)
+      .innerJoin(bookRuns, eq(bookRuns.id, bookPrintClients.runId))
+      .where(and(eq(bookPrintClients.runId, p.runId), eq(bookPrintClients.enterpriseId, p.enterpriseId)))
+      .for('update', { of: bookPrintClients });
+    if (row?.run.state !== 'running' || row.state !== null) return null;
+    const res = await renderClient(tx, row.run.agencyId, p.enterpriseId, optionsOf(row.run));
+    await tx
+      .update(bookPrintClients)
+      .set({
+        state: res.state,
+        msg: res.msg,
+        pages: res.pages,
+        pdf: res.pdf,
+        bookId: res.bookId,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(bookPrintClients.runId, p.runId), eq(bookPrintClients.enterpriseId, p.enterpriseId)));
+    await ctx.doneIn(tx, { state: res.state, pages: res.pages });
+    return res.state;
+  }, p.userId);
+  await ctx.inTx((tx) => finishIfDone(tx, p.runId));
+  return outcome ? { state: outcome } : { skipped: true };
+}
