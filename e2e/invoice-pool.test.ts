@@ -1,3 +1,4 @@
+import { BENEFIT_MENU } from '@dzy/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -122,11 +123,14 @@ describe('进项发票', () => {
   it('ticks a client’s input 专票 and confirms the period in the background', async () => {
     const month = thisMonth();
     // This month collected for the first clients of the book (through the call the 采集 button makes).
-    const first = await api<{ list: { id: number; qysh: string }[] }>('user/invoicepool/selectFpPoolCustomers', {
-      keyword: '',
-      pageNo: 1,
-      pageSize: 20,
-    });
+    const first = await api<{ list: { id: number; qysh: string; qymc: string }[] }>(
+      'user/invoicepool/selectFpPoolCustomers',
+      {
+        keyword: '',
+        pageNo: 1,
+        pageSize: 20,
+      },
+    );
     const aeiIds = first.data.list.filter((c) => c.qysh).map((c) => c.id);
     const run = await api<{ taskId: string }>('user/invoicepool/sendTaskToFpPool', {
       month,
@@ -145,21 +149,43 @@ describe('进项发票', () => {
         { timeout: 300_000, interval: 1000 },
       )
       .toBe('done');
-    const zp = await api<{ list: { aeiId: number; qymc: string; fphm: string }[] }>(
-      'invoice-pool/statistic/queryFpJxfp',
-      {
-        month,
-        fplx: 'zp',
-        state: 'normal',
-        pageSize: 20,
-      },
-    );
-    const client = zp.data.list[0] as { aeiId: number; qymc: string; fphm: string };
+    // A general taxpayer holding the paid 进项勾选确认 right (the others get the 权益提示 instead) with a 专票 to tick.
+    const rights = await api<{ entitledIds: number[] }>('equity/agency/equity/checkEnterpriseEquity', {
+      menuid: BENEFIT_MENU.invoiceInput,
+      aeiIds,
+    });
+    expect(rights.code, rights.msg).toBe(200);
+    let client: { aeiId: number; qymc: string; fphm: string } | undefined;
+    for (const aeiId of rights.data.entitledIds) {
+      // Only a general taxpayer (nsrlx '0') may tick input invoices at the bureau.
+      const kind = await api<{ nsrlx: string }>('user/fp/xxfp/billingSummary', { aeiId, month, live: false });
+      if (kind.data?.nsrlx !== '0') continue;
+      const zp = await api<{ list: { aeiId: number; qymc: string; fphm: string }[] }>(
+        'invoice-pool/statistic/queryFpJxfp',
+        { month, aeiId, fplx: 'zp', state: 'normal', pageSize: 20 },
+      );
+      client = zp.data.list[0];
+      if (client) break;
+    }
+    if (!client) throw new Error('no client with the right has an input 专票 this month');
     expect(client).toBeDefined();
 
     await openFromMenu(page, '发票', '进项发票');
     await page.waitForURL(/moreModuleCloudInvoice\/jxfp/);
     await shots(page, 'input-empty');
+    // A client without the right: 全部勾选 shows the 权益提示 and ticks nothing.
+    const bare = first.data.list.find((c) => c.qysh && !rights.data.entitledIds.includes(c.id));
+    if (!bare) throw new Error('the demo book should have a client without the right');
+    await page.getByTestId('jx-client').click();
+    await page.keyboard.type(bare.qymc.slice(0, 6));
+    await page.locator('.ant-select-item-option', { hasText: bare.qymc }).first().click();
+    await expect.poll(() => page.getByTestId('jx-tick-all').isEnabled(), { timeout: 20_000 }).toBe(true);
+    await page.getByTestId('jx-tick-all').click();
+    const notice = page.locator('.ant-modal-confirm');
+    await visible(notice.locator('.ant-modal-confirm-title', { hasText: '权益提示' }));
+    await shots(page, 'input-equity');
+    await notice.getByRole('button', { name: '知道了' }).click();
+    await expect.poll(() => notice.count()).toBe(0);
     await page.getByTestId('jx-client').click();
     await page.keyboard.type(client.qymc.slice(0, 6));
     const option = page.locator('.ant-select-item-option', { hasText: client.qymc });

@@ -1,5 +1,6 @@
 import { CloudDownloadOutlined } from '@ant-design/icons';
 import {
+  BENEFIT_MENU,
   INVOICE_POOL_MSG,
   latestPoolRunCall,
   POOL_INVOICE_STATE_NAMES,
@@ -21,6 +22,7 @@ import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
 import { usePagedList } from '../../../lib/paging';
 import { call } from '../../../lib/request';
+import { useEquityGate } from '../../customer/components/equity-gate';
 import { LinkedAgencyGuard } from '../../org/components/linked-agency-guard';
 import { fenText, lastMonth, POOL_KEYS, runDone, useInvoiceRun } from '../api';
 import { ClientSelect } from '../components/client-select';
@@ -65,6 +67,7 @@ function ClientsSelect({ value, onChange }: { value: number[]; onChange: (ids: n
 
 function Pool() {
   const can = useHasPerm();
+  const gate = useEquityGate();
   const qc = useQueryClient();
   const [month, setMonth] = useState(lastMonth());
   const [scope, setScope] = useState<'all' | 'selected'>('all');
@@ -102,9 +105,15 @@ function Pool() {
       toast('warning', INVOICE_POOL_MSG.chooseEnterprise);
       return;
     }
+    // The chosen clients pass the benefit check (权益) first; 全部企业 is checked by the server.
+    if (scope === 'selected') return gate(BENEFIT_MENU.invoiceCollect, chosen, (ids) => collect(ids));
+    return collect([]);
+  };
+
+  const collect = async (ids: number[]) => {
     setStarting(true);
     try {
-      const r = await call(sendTaskToFpPoolCall, { month, scope, aeiIds: scope === 'selected' ? chosen : [] });
+      const r = await call(sendTaskToFpPoolCall, { month, scope, aeiIds: ids });
       if (!r) return;
       const left = r.blocked.length + r.noQysh.length;
       toast(

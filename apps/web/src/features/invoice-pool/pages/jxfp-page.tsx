@@ -1,5 +1,6 @@
 import { CheckSquareOutlined } from '@ant-design/icons';
 import {
+  BENEFIT_MENU,
   INVOICE_POOL_MSG,
   inputConfirmV3Call,
   insertOrUpdateBatchFpJxfpZpCall,
@@ -21,6 +22,7 @@ import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
 import { usePagedList } from '../../../lib/paging';
 import { call } from '../../../lib/request';
+import { useEquityGate } from '../../customer/components/equity-gate';
 import { LinkedAgencyGuard } from '../../org/components/linked-agency-guard';
 import { fenText, POOL_KEYS, runDone, thisMonth, useInvoiceRun } from '../api';
 import { ClientSelect } from '../components/client-select';
@@ -56,6 +58,7 @@ interface Filter {
 function Input_() {
   const { modal } = App.useApp();
   const can = useHasPerm();
+  const gate = useEquityGate();
   const qc = useQueryClient();
   const [aeiId, setAeiId] = useState<number | undefined>();
   const [name, setName] = useState('');
@@ -94,12 +97,18 @@ function Input_() {
     void qc.invalidateQueries({ queryKey: POOL_KEYS.input });
   };
 
-  const tick = async (gx: boolean, all: boolean) => {
+  // 勾选 and 用途确认 ask the benefit check (权益) of the client first.
+  const tick = (gx: boolean, all: boolean) => {
     if (!aeiId) return;
     if (!all && chosen.length === 0) {
       toast('warning', '请先勾选发票');
       return;
     }
+    return gate(BENEFIT_MENU.invoiceInput, [aeiId], () => sendTick(gx, all));
+  };
+
+  const sendTick = async (gx: boolean, all: boolean) => {
+    if (!aeiId) return;
     setBusy(true);
     try {
       const r = await call(insertOrUpdateBatchFpJxfpZpCall, {
@@ -126,6 +135,11 @@ function Input_() {
   };
 
   const confirm = () => {
+    if (!aeiId || !data) return;
+    return gate(BENEFIT_MENU.invoiceInput, [aeiId], askConfirm);
+  };
+
+  const askConfirm = () => {
     if (!aeiId || !data) return;
     modal.confirm({
       title: '确认用途',

@@ -1,5 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import {
+  BENEFIT_MENU,
   billingSummaryCall,
   CHOOSER_PAGE_SIZE,
   chooserListCall,
@@ -25,6 +26,7 @@ import { cacheGet, cacheSet } from '../../../lib/local-cache';
 import { usePagedList } from '../../../lib/paging';
 import { call } from '../../../lib/request';
 import { downloadPost } from '../../contract-fee/api';
+import { useEquityGate } from '../../customer/components/equity-gate';
 import { BatchDialog, DetailDrawer, openPdf, RedDialog } from '../components/dialogs';
 import { IssueDrawer } from '../components/issue-drawer';
 import '../invoice.css';
@@ -36,6 +38,7 @@ const STATE_COLORS: Record<string, string> = { normal: 'green', reversed: 'orang
 export function XxfpPage() {
   useDocumentTitle('销项发票');
   const can = useHasPerm();
+  const gate = useEquityGate();
   const qc = useQueryClient();
   const [params, setParams] = useSearchParams();
   const aeiId = Number(params.get('aeiId')) || cacheGet<number>(LAST) || null;
@@ -61,6 +64,9 @@ export function XxfpPage() {
   });
   const first = options.data?.list.find((e) => e.qysh)?.id ?? null;
   const chosen = aeiId ?? first;
+  /** 红冲 asks the benefit check (权益) of the list's client first, then opens its dialog. */
+  const openRed = (row: { id: number; fphm: string; jshj: string; gfmc: string }) =>
+    chosen && gate(BENEFIT_MENU.invoiceRed, [chosen], () => setRed(row));
   const choose = (id: number) => {
     cacheSet(LAST, id);
     const p = new URLSearchParams(params);
@@ -129,7 +135,7 @@ export function XxfpPage() {
             PDF
           </Button>
           {can(['invoice:output:red']) && r.state === 'normal' && Number(r.jshj) > 0 ? (
-            <Button type="link" size="small" danger onClick={() => setRed(r)}>
+            <Button type="link" size="small" danger onClick={() => openRed(r)}>
               红冲
             </Button>
           ) : null}
@@ -163,7 +169,11 @@ export function XxfpPage() {
         />
         <div className="dzy-inv-actions">
           {can(['invoice:output:batch']) ? (
-            <Button disabled={!chosen || Boolean(s?.blocked)} onClick={() => setBatch(true)}>
+            <Button
+              disabled={!chosen || Boolean(s?.blocked)}
+              onClick={() => chosen && gate(BENEFIT_MENU.invoiceIssue, [chosen], () => setBatch(true))}
+              data-testid="invoice-open-batch"
+            >
               批量开票
             </Button>
           ) : null}
@@ -178,7 +188,7 @@ export function XxfpPage() {
               type="primary"
               icon={<PlusOutlined />}
               disabled={!chosen || !s || Boolean(s.blocked)}
-              onClick={() => setIssuing(true)}
+              onClick={() => chosen && gate(BENEFIT_MENU.invoiceIssue, [chosen], () => setIssuing(true))}
               data-testid="invoice-open-issue"
             >
               开具发票
@@ -307,7 +317,7 @@ export function XxfpPage() {
           can(['invoice:output:red'])
             ? (id) => {
                 const row = list.data?.list.find((r) => r.id === id);
-                if (row) setRed(row);
+                if (row) openRed(row);
               }
             : undefined
         }
