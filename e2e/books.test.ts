@@ -1,3 +1,5 @@
+import { VOUCHER_IMPORT_COLUMNS } from '@dzy/shared';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
 
@@ -96,6 +98,31 @@ describe('账套 and 凭证 in Chromium', () => {
     await row.getByRole('button', { name: /审\s*核/ }).click();
     await visible(row.getByText('已审核'));
     await snap(page, 'vouchers');
+
+    // 导入凭证 runs as a background job: the dialog follows it, then gives the result and the failure file.
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('凭证导入');
+    ws.addRow([...VOUCHER_IMPORT_COLUMNS]);
+    ws.addRow(['2026-01-20', '1', '0', '提现备用', '1001', '', '500.00', '']);
+    ws.addRow(['2026-01-20', '1', '0', '提现备用', '1002', '', '', '500.00']);
+    ws.addRow(['2026-01-21', '2', '0', '错误凭证', '1001', '', '10.00', '']);
+    ws.addRow(['2026-01-21', '2', '0', '错误凭证', '9999', '', '', '10.00']);
+    await page.getByRole('button', { name: '导入凭证' }).click();
+    const importDialog = page.locator('.ant-modal').filter({ hasText: '下载导入模板' });
+    await importDialog.locator('input[type=file]').setInputFiles({
+      name: '凭证.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await wb.xlsx.writeBuffer()),
+    });
+    const result = page.locator('.ant-modal').filter({ hasText: '下载失败记录' });
+    await visible(result);
+    await expect.poll(() => result.textContent()).toContain('失败2条');
+    await snap(page, 'import');
+    const failures = page.waitForEvent('download');
+    await result.getByText('下载失败记录').click();
+    expect((await failures).suggestedFilename()).toBe('凭证导入失败记录.xlsx');
+    await page.keyboard.press('Escape');
+    await visible(page.locator('.ant-table-row').filter({ hasText: '提现备用' }));
 
     // An unbalanced voucher is refused with the rule's message.
     await page.getByTestId('new-voucher').click();

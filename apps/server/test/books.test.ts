@@ -26,6 +26,8 @@ import {
   VOUCHER_IMPORT_COLUMNS,
   type Voucher,
   type VoucherImportResult,
+  type VoucherImportStart,
+  voucherImportProgressCall,
   vouchersCall,
 } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -341,9 +343,25 @@ describe('books (账套)', () => {
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie: admin },
       payload,
     });
-    const r = res.json() as { code: number; data: VoucherImportResult };
-    expect(r.code).toBe(CODE.OK);
+    const started = res.json() as { code: number; data: VoucherImportStart };
+    expect(started.code).toBe(CODE.OK);
+    expect(started.data.total).toBe(5);
+    // The import runs as a job: followed through its progress call until done.
+    let progress = await t.call<{ state: string; result: VoucherImportResult | null }>(
+      voucherImportProgressCall.path,
+      { jobId: started.data.jobId },
+      admin,
+    );
+    for (let i = 0; i < 200 && progress.data.state !== 'done'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      progress = await t.call(voucherImportProgressCall.path, { jobId: started.data.jobId }, admin);
+    }
+    expect(progress.data.state).toBe('done');
+    const r = { data: progress.data.result as VoucherImportResult };
     expect(r.data).toMatchObject({ total: 5, vouchers: 1, failNum: 2 });
+    // Another agency cannot follow it.
+    const theirs = await t.call(voucherImportProgressCall.path, { jobId: started.data.jobId }, other);
+    expect(theirs.code).toBe(CODE.NOT_FOUND);
     const fail = await t.app.inject({
       method: 'GET',
       url: `/api/${BOOK_FILES.importFailList}?key=${r.data.failKey}`,

@@ -302,6 +302,7 @@ const EXPECTED_CALLS = [
   ['POST /api/books/template/save', 'account:voucher:edit'],
   ['POST /api/books/template/delete', 'account:voucher:edit'],
   ['POST /api/books/template/apply', 'account:voucher:view'],
+  ['POST /api/books/voucher/importProgress', 'account:voucher:import'],
   // period close, batch close, documents to vouchers (issue 16)
   ['POST /api/busi/qmJz/list', 'account:close:view'],
   ['POST /api/busi/qmJz/state', 'account:close:view'],

@@ -616,3 +616,23 @@ export const voucherImportResultSchema = z.object({
   failKey: z.string(),
 });
 export type VoucherImportResult = z.infer<typeof voucherImportResultSchema>;
+
+/** The voucher import runs as a job (queue below): the upload answers with the job to follow. */
+export const VOUCHER_IMPORT_QUEUE = 'voucher-import';
+export const voucherImportStartSchema = z.object({ jobId: z.number(), total: z.number() });
+export type VoucherImportStart = z.infer<typeof voucherImportStartSchema>;
+
+export const voucherImportProgressCall = defineCall({
+  path: 'books/voucher/importProgress',
+  summary: '导入凭证：进度与结果',
+  access: 'account:voucher:import',
+  body: z.strictObject({ jobId: z.number().int().positive().max(2_147_483_647) }),
+  data: z.object({
+    state: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
+    /** Sheet rows in the file, and rows worked through so far. */
+    total: z.number(),
+    done: z.number(),
+    result: voucherImportResultSchema.nullable(),
+    error: z.string().nullable(),
+  }),
+});

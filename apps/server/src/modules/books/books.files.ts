@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import {
   BOOK_FILES,
@@ -12,7 +12,8 @@ import {
   VOUCHER_IMPORT_COLUMNS,
   VOUCHER_IMPORT_MAX_BYTES,
   VOUCHER_IMPORT_MAX_ROWS,
-  type VoucherImportResult,
+  VOUCHER_IMPORT_QUEUE,
+  type VoucherImportStart,
   yuanTextToFen,
 } from '@dzy/shared';
 import fastifyMultipart from '@fastify/multipart';
@@ -20,13 +21,13 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
-import { bookAccounts, bookAuxItems } from '../../db/schema/index.js';
+import { bookAccounts, bookAuxItems, jobs } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
 import { resolveSession, type SessionCtx } from '../../plugins/session.js';
-import { isZip, readXlsx, writeXlsx } from '../customer/xlsx.js';
+import { isZip, readXlsx } from '../customer/xlsx.js';
 import { createVoucher, type VoucherLineInput } from '../voucher-store/voucher-store.js';
 import { findBook } from './books.repo.js';
 
@@ -46,10 +47,12 @@ const scoped = <T>(deps: Deps, s: Agent, fn: (tx: Tx) => Promise<T>) =>
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const disposition = (name: string) =>
   `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-const importDir = (deps: Pick<Deps, 'config'>) => resolve(deps.config.dataDir, 'uploads', 'voucher-import');
-const failName = (agencyId: number, key: string) => `${agencyId}-${key}.xlsx`;
+export const importDir = (deps: Pick<Deps, 'config'>) => resolve(deps.config.dataDir, 'uploads', 'voucher-import');
+export const failName = (agencyId: number, key: string) => `${agencyId}-${key}.xlsx`;
+/** The parsed rows waiting for their import job. */
+export const rowsFileName = (agencyId: number, key: string) => `${agencyId}-${key}.rows.json`;
 
-interface SheetRow {
+export interface SheetRow {
   line: number;
   cells: string[];
 }
@@ -186,33 +189,26 @@ export function bookFileRoutes(app: FastifyInstance, deps: Deps) {
         }[read.reason];
         throw new AppError(CODE.BAD_REQUEST, msg);
       }
-      const out = await scoped(deps, s, async (tx) => {
-        const r = await importVoucherRows(tx, { agencyId: s.agencyId, userId: s.userId }, bookId, read.rows);
-        await audit(tx, req, s, 'account.voucher.import', String(bookId), {
-          fileName,
-          rows: read.rows.length,
-          vouchers: r.vouchers,
-          failed: r.failed.length,
-        });
-        return r;
+      // The rows wait on disk for the import job (books.jobs.ts), which saves the vouchers in chunks and
+      // writes the failure file; the page follows it through books/voucher/importProgress.
+      const key = randomBytes(16).toString('hex');
+      await mkdir(importDir(deps), { recursive: true });
+      await writeFile(join(importDir(deps), rowsFileName(s.agencyId, key)), JSON.stringify(read.rows));
+      const jobId = await scoped(deps, s, async (tx) => {
+        const [job] = await tx
+          .insert(jobs)
+          .values({
+            agencyId: s.agencyId,
+            queue: VOUCHER_IMPORT_QUEUE,
+            key,
+            payload: { key, bookId, userId: s.userId, total: read.rows.length },
+          })
+          .returning({ id: jobs.id });
+        await audit(tx, req, s, 'account.voucher.import', String(bookId), { fileName, rows: read.rows.length });
+        return job?.id ?? 0;
       });
-      let failKey = '';
-      if (out.failed.length > 0) {
-        failKey = randomBytes(16).toString('hex');
-        await mkdir(importDir(deps), { recursive: true });
-        await writeXlsx(
-          join(importDir(deps), failName(s.agencyId, failKey)),
-          '导入失败',
-          [...VOUCHER_IMPORT_COLUMNS, '失败原因'],
-          out.failed.map((f) => [...VOUCHER_IMPORT_COLUMNS.map((_, i) => f.row.cells[i] ?? ''), f.msg]),
-        );
-      }
-      const data: VoucherImportResult = {
-        total: read.rows.length,
-        vouchers: out.vouchers,
-        failNum: out.failed.length,
-        failKey,
-      };
+      deps.wakeJobs();
+      const data: VoucherImportStart = { jobId, total: read.rows.length };
       return { code: CODE.OK, msg: MSG.ok, data };
     });
   });

@@ -24,7 +24,10 @@ import {
   setUpCall,
   templatesCall,
   updateAccountCall,
+  VOUCHER_IMPORT_QUEUE,
+  type VoucherImportResult,
   voucherCall,
+  voucherImportProgressCall,
   vouchersCall,
 } from '@dzy/shared';
 import { and, asc, eq, ilike, inArray, isNull, like, type SQL, sql } from 'drizzle-orm';
@@ -35,6 +38,7 @@ import {
   bookOpenings,
   books,
   enterprises,
+  jobs,
   users,
   voucherLines,
   vouchers,
@@ -54,6 +58,7 @@ import {
   updateVoucher,
 } from '../voucher-store/voucher-store.js';
 import { bookFileRoutes } from './books.files.js';
+import { voucherImportJob } from './books.jobs.js';
 import {
   agencyOf,
   bookInfo,
@@ -664,6 +669,33 @@ const applyTemplate = serve(applyTemplateCall, async ({ body, session, tx }) => 
   };
 });
 
+/** A voucher import's progress and result: only the importer's own job (books.jobs.ts). */
+const importProgress = serve(voucherImportProgressCall, async ({ body, session, tx }) => {
+  const agencyId = agencyOf(session);
+  const [job] = await tx
+    .select()
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.id, body.jobId),
+        eq(jobs.agencyId, agencyId),
+        eq(jobs.queue, VOUCHER_IMPORT_QUEUE),
+        sql`(${jobs.payload}->>'userId')::int = ${session.userId}`,
+      ),
+    );
+  if (!job) throw new AppError(CODE.NOT_FOUND, '导入任务不存在或已过期');
+  const payload = job.payload as { total?: number };
+  const progress = job.progress as { done?: number } | null;
+  const done = job.state === 'done';
+  return {
+    state: job.state as 'queued' | 'running' | 'done' | 'failed' | 'cancelled',
+    total: Number(payload.total ?? 0),
+    done: done ? Number(payload.total ?? 0) : Number(progress?.done ?? 0),
+    result: done ? (job.result as VoucherImportResult) : null,
+    error: job.state === 'failed' ? '导入失败，请稍后重试' : null,
+  };
+});
+
 export const booksCalls: Served[] = [
   setUp,
   bookIdByQysh,
@@ -687,10 +719,12 @@ export const booksCalls: Served[] = [
   saveTemplate,
   deleteTemplate,
   applyTemplate,
+  importProgress,
 ];
 
 export const booksModule: ServerModule = {
   name: 'books',
   calls: booksCalls,
   routes: bookFileRoutes,
+  jobs: [voucherImportJob],
 };

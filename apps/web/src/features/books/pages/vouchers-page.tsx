@@ -7,12 +7,14 @@ import {
   reviewVouchersCall,
   type Voucher,
   type VoucherImportResult,
+  type VoucherImportStart,
+  voucherImportProgressCall,
   vouchersCall,
 } from '@dzy/shared';
-import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Empty, Input, Modal, Select, Space, Tag, Typography, Upload } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, DatePicker, Empty, Input, Modal, Progress, Select, Space, Tag, Typography, Upload } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useHasPerm } from '../../../components/auth';
 import { ImportResultView } from '../../../components/import-result/import-result';
 import { type ListColumn, ListTable } from '../../../components/list-page/list-table';
@@ -89,6 +91,7 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
   const [copyDate, setCopyDate] = useState('');
   const [importing, setImporting] = useState(false);
   const [imported, setImported] = useState<VoucherImportResult | null>(null);
+  const [importJob, setImportJob] = useState<VoucherImportStart | null>(null);
   const list = usePagedList(
     vouchersCall,
     { bookId: book.bookId, periodFrom: range[0], periodTo: range[1], review, keyword, accountCode: '' },
@@ -365,10 +368,20 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
         onCancel={() => {
           setImporting(false);
           setImported(null);
+          setImportJob(null);
         }}
         destroyOnHidden
       >
-        {imported ? (
+        {importJob && !imported ? (
+          <ImportJobProgress
+            job={importJob}
+            onDone={(r) => {
+              setImported(r);
+              setImportJob(null);
+              void refresh();
+            }}
+          />
+        ) : imported ? (
           <ImportResultView
             result={{ successNum: imported.total - imported.failNum, failNum: imported.failNum, unExport: 0 }}
             onDownloadFailures={
@@ -390,14 +403,11 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
               maxCount={1}
               showUploadList={false}
               beforeUpload={async (file) => {
-                const r = await uploadFile<VoucherImportResult>(
+                const r = await uploadFile<VoucherImportStart>(
                   `${BOOK_FILES.importUpload}?bookId=${book.bookId}`,
                   file,
                 );
-                if (r) {
-                  setImported(r.data);
-                  await refresh();
-                }
+                if (r) setImportJob(r.data);
                 return false;
               }}
             >
@@ -408,5 +418,34 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
         )}
       </Modal>
     </>
+  );
+}
+
+/** A running voucher import (a background job): its rows worked through, polled until it ends. */
+function ImportJobProgress({ job, onDone }: { job: VoucherImportStart; onDone: (r: VoucherImportResult) => void }) {
+  const q = useQuery({
+    queryKey: [voucherImportProgressCall.path, job.jobId],
+    queryFn: () => call(voucherImportProgressCall, { jobId: job.jobId }),
+    refetchInterval: (query) => {
+      const st = query.state.data?.state;
+      return st === 'done' || st === 'failed' || st === 'cancelled' ? false : 1000;
+    },
+  });
+  const p = q.data;
+  useEffect(() => {
+    if (p?.state === 'done' && p.result) onDone(p.result);
+  }, [p, onDone]);
+  const total = p?.total ?? job.total;
+  const done = p?.done ?? 0;
+  if (p?.state === 'failed' || p?.state === 'cancelled')
+    return <Typography.Text type="danger">{p.error ?? '导入失败，请稍后重试'}</Typography.Text>;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="voucher-import-progress">
+      <Typography.Text>
+        正在导入：已处理 {done} / {total} 行{p?.state === 'queued' ? '（排队中）' : ''}
+      </Typography.Text>
+      <Progress percent={total ? Math.floor((done * 100) / total) : 0} status="active" />
+      <Typography.Text type="secondary">导入在后台进行，可关闭此窗口，稍后在凭证列表中查看结果。</Typography.Text>
+    </Space>
   );
 }
