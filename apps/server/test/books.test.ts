@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   accountsCall,
   addAccountCall,
@@ -30,9 +32,14 @@ import {
   voucherImportProgressCall,
   vouchersCall,
 } from '@dzy/shared';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inScope } from '../src/db/client.js';
+import { jobs } from '../src/db/schema/index.js';
+import { importDir, importVoucherRows, rowsFileName } from '../src/modules/books/books.files.js';
+import { voucherImportJob } from '../src/modules/books/books.jobs.js';
 import { createBook } from '../src/modules/books/books.service.js';
+import type { Deps } from '../src/plugins/calls.js';
 import { ENT, ID, readSheet, xlsx } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 
@@ -384,6 +391,56 @@ describe('books (账套)', () => {
       headers: { cookie: other },
     });
     expect(stranger.statusCode).toBe(404);
+  });
+
+  it('an import job taken again after its worker died goes on after the last saved chunk', async () => {
+    // 60 vouchers (2 chunks of 50 and 10); the worker that died had saved the first 50 and recorded so in
+    // the same transaction, as books.jobs.ts does.
+    const rows = Array.from({ length: 60 }, (_, i) => [
+      { line: 2 + 2 * i, cells: ['2026-01-27', String(100 + i), '0', `续导${i}`, '1001', '', '1.00', ''] },
+      { line: 3 + 2 * i, cells: ['2026-01-27', String(100 + i), '0', `续导${i}`, '100201', '', '', '1.00'] },
+    ]).flat();
+    const key = 'e'.repeat(32);
+    const deps = { config: t.config } as unknown as Deps;
+    await mkdir(importDir(deps), { recursive: true });
+    await writeFile(join(importDir(deps), rowsFileName(1, key)), JSON.stringify(rows));
+    const scope = { agencyId: 1, userId: ID.admin };
+    const [job] = await inScope(t.db.app, scope, async (tx) => {
+      const first = await importVoucherRows(tx, scope, book.bookId, rows.slice(0, 100));
+      expect(first.vouchers).toBe(50);
+      // A queue no worker serves, so only this test runs the job.
+      return tx
+        .insert(jobs)
+        .values({
+          agencyId: 1,
+          queue: 'voucher-import-test',
+          key,
+          state: 'running',
+          payload: { key, bookId: book.bookId, userId: ID.admin, total: rows.length },
+          progress: { total: rows.length, done: 100, vouchers: 50, failed: [], groups: 50 },
+        })
+        .returning();
+    });
+    if (!job) throw new Error('job not made');
+    const result = await voucherImportJob.run({
+      job: { ...job, progress: null },
+      deps,
+      inTx: (fn, userId) => inScope(t.db.app, { agencyId: 1, userId: userId ?? null }, fn),
+      setProgress: async () => undefined,
+      doneIn: async (tx, r) => {
+        await tx
+          .update(jobs)
+          .set({ state: 'done', result: r ?? {} })
+          .where(eq(jobs.id, job.id));
+      },
+    });
+    expect(result).toEqual({ total: 120, vouchers: 60, failNum: 0, failKey: '' });
+    const made = await t.ownerQuery<{ n: number; numbers: number }>(
+      `select count(*)::int n, count(distinct number)::int numbers from vouchers v
+        where v.book_id = $1 and exists (select 1 from voucher_lines l where l.voucher_id = v.id and l.summary like '续导%')`,
+      [book.bookId],
+    );
+    expect(made[0]).toEqual({ n: 60, numbers: 60 });
   });
 
   it('edits accounts: no aux change once used; disable', async () => {
