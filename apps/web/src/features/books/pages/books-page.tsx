@@ -1,4 +1,3 @@
-import { PlusOutlined } from '@ant-design/icons';
 import {
   BOOK_VAT_NAMES,
   type BookClient,
