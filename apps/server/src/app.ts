@@ -9,6 +9,7 @@ import { authModule } from './modules/auth/auth.routes.js';
 import { bookCloseModule } from './modules/book-close/close.routes.js';
 import { bookReportsModule } from './modules/book-reports/book-reports.routes.js';
 import { booksModule } from './modules/books/books.routes.js';
+import { contentModule } from './modules/content/content.routes.js';
 import { contractModule } from './modules/contract/contract.routes.js';
 import { contractFeeModule } from './modules/contract-fee/contract-fee.routes.js';
 import { contractTemplateModule } from './modules/contract-template/contract-template.routes.js';
@@ -71,6 +72,7 @@ export function serverModules(): ServerModule[] {
     booksModule,
     bookCloseModule,
     bookReportsModule,
+    contentModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
 }

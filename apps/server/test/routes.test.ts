@@ -321,7 +321,16 @@ const EXPECTED_CALLS = [
   ['POST /api/account/ledger/general', 'account:ledger:view'],
   ['POST /api/account/ledger/detail', 'account:ledger:view'],
   ['POST /api/account/ledger/columns', 'account:ledger:view'],
-  ['POST /api/account/statement/get', 'account:statement:view'],
+  ['POST /api/account/statement/get', 'account:statement:view'],  // 财税课堂 content (issue 17)
+  ['POST /api/content/filterVideoList', 'signedIn'],
+  ['POST /api/content/videoList', 'signedIn'],
+  ['POST /api/content/videoInfo', 'signedIn'],
+  ['POST /api/content/addWatchNow', 'signedIn'],
+  ['POST /api/content/addWatchOld', 'signedIn'],
+  ['POST /api/content/adminList', 'platform:content:edit'],
+  ['POST /api/content/save', 'platform:content:edit'],
+  ['POST /api/content/delete', 'platform:content:edit'],
+  ['POST /api/content/saveOrder', 'platform:content:edit'],
 ];
 
 /**
@@ -370,6 +379,7 @@ const EXPECTED_PLAIN_ROUTES = [
   ['GET /api/books/voucher/importFailList', "account:voucher:import, a failure list of the caller's agency by its key"],
   ['POST /api/account/ledger/export', "account:ledger:view, the book's client in the caller's data scope"],
   ['POST /api/account/statement/export', "account:statement:view, the book's client in the caller's data scope"],
+  ['GET /api/content/file/:name', 'signedIn, a file of a published item (the operator: any)'],
   ['GET /api/health', 'public'],
   ['GET /api/openapi.json', 'public'],
   ['GET /api/dev/outbox', 'platform operator, development only'],
@@ -382,6 +392,7 @@ const EXPECTED_PLAIN_ROUTES = [
   ['POST /api/user/contract/service/import', 'contract:service:import'],
   ['POST /api/user/fp/xxfp/batchImport', "invoice:output:batch, the client in the caller's data scope"],
   ['POST /api/books/voucher/import', "account:voucher:import, the book's client in the caller's data scope"],
+  ['POST /api/content/upload', 'platform:content:edit (platform operator)'],
 ];
 
 /** The plain routes modules register, recorded on a bare Fastify (no database, nothing served). */

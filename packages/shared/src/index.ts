@@ -8,6 +8,7 @@ export * from './books.js';
 export * from './bureau.js';
 export * from './bureau-client.js';
 export * from './call.js';
+export * from './content.js';
 export * from './contract.js';
 export * from './contract-fee.js';
 export * from './contract-template.js';

@@ -1,5 +1,6 @@
 export * from './audit.js';
 export * from './books.js';
+export * from './content.js';
 export * from './contract.js';
 export * from './customer.js';
 export * from './declare.js';
