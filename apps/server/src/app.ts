@@ -27,6 +27,7 @@ import { invoiceModule } from './modules/invoice/invoice.routes.js';
 import { invoicePoolModule } from './modules/invoice-pool/invoice-pool.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
 import { messageModule } from './modules/message/message.routes.js';
+import { opportunityModule } from './modules/opportunity/opportunity.routes.js';
 import { orgModule } from './modules/org/org.routes.js';
 import { roleModule } from './modules/role/role.routes.js';
 import { staffModule } from './modules/staff/staff.routes.js';
@@ -60,6 +61,7 @@ export function serverModules(): ServerModule[] {
     contractTemplateModule,
     contractModule,
     contractFeeModule,
+    opportunityModule,
     declareModule,
     filingModule,
     filingBatchModule,

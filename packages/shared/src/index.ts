@@ -31,6 +31,7 @@ export * from './invoice-codes.js';
 export * from './invoice-pool.js';
 export * from './menu.js';
 export * from './message.js';
+export * from './opportunity.js';
 export * from './org.js';
 export * from './paging.js';
 export * from './permissions.js';

@@ -11,6 +11,7 @@ export * from './filing-check.js';
 export * from './invoice.js';
 export * from './job.js';
 export * from './message.js';
+export * from './opportunity.js';
 export * from './org.js';
 export * from './tax-data.js';
 export * from './tenancy.js';

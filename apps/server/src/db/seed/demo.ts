@@ -107,6 +107,7 @@ export async function seedDemo(db: Db, secretKey?: Buffer): Promise<boolean> {
     ]);
     await (await import('../../modules/contract/contract.seed.js')).seedContractDemo(t, [agency, other]);
     await (await import('../../modules/contract-fee/contract-fee.seed.js')).seedFeeDemo(t, [agency, other]);
+    await (await import('../../modules/opportunity/opportunity.seed.js')).seedOpportunityDemo(t, [agency, other]);
     await (await import('../../modules/filing-check/filing-check.seed.js')).seedFilingDemo(t, [agency, other]);
     await (await import('../../modules/content/content.seed.js')).seedContentDemo(t);
 
