@@ -33,6 +33,7 @@ import { roleModule } from './modules/role/role.routes.js';
 import { staffModule } from './modules/staff/staff.routes.js';
 import { stationModule } from './modules/station/station.routes.js';
 import { systemModule } from './modules/system/system.routes.js';
+import { workOrderModule } from './modules/workorder/workorder.routes.js';
 import { type Deps, registerCalls, type ServerModule } from './plugins/calls.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { startJobRunner } from './plugins/jobs.js';
@@ -61,6 +62,7 @@ export function serverModules(): ServerModule[] {
     contractTemplateModule,
     contractModule,
     contractFeeModule,
+    workOrderModule,
     opportunityModule,
     declareModule,
     filingModule,

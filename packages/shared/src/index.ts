@@ -41,3 +41,4 @@ export * from './station.js';
 export * from './tax-compute.js';
 export * from './validators.js';
 export * from './voucher-rules.js';
+export * from './workorder.js';

@@ -16,3 +16,4 @@ export * from './org.js';
 export * from './tax-data.js';
 export * from './tenancy.js';
 export * from './user.js';
+export * from './workorder.js';
