@@ -55,6 +55,8 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/account/statements': lazyNamed(() => import('../features/book-reports/pages/statements-page'), 'StatementsPage'),
   '/account/close': lazyNamed(() => import('../features/book-close/pages/close-page'), 'ClosePage'),
   '/account/print': lazyNamed(() => import('../features/book-close/pages/print-page'), 'PrintPage'),
+  '/customer/swgl/sjgl': lazyNamed(() => import('../features/opportunity/pages/opportunity-page'), 'OpportunityPage'),
+  '/customer/swgl/gh': lazyNamed(() => import('../features/opportunity/pages/pool-page'), 'PoolPage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */
