@@ -128,7 +128,7 @@ describe('the sales pipeline (商机) in the browser', () => {
     // No administrator-granted buttons for staff.
     expect(await zhang.getByRole('button', { name: '商机设置' }).count()).toBe(0);
 
-    await rowOf(zhang, own).getByRole('button', { name: '查看' }).click();
+    await rowOf(zhang, own).getByRole('button', { name: own }).click();
     const drawer = zhang.locator('.ant-drawer');
     await drawer.getByRole('button', { name: /释\s*放/ }).click();
     const confirm = zhang.getByRole('dialog', { name: '释放到公海' });

@@ -92,11 +92,11 @@ export function OppDrawer(props: {
             <Descriptions.Item label="转化">
               {o.enterpriseId ? <Tag color="success">已转为客户</Tag> : '未转化'}
             </Descriptions.Item>
-            {o.remark && (
+            {o.remark ? (
               <Descriptions.Item label="备注" span={2}>
                 {o.remark}
               </Descriptions.Item>
-            )}
+            ) : null}
           </Descriptions>
           <Tabs
             style={{ marginTop: 16 }}

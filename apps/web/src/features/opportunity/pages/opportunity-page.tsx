@@ -230,7 +230,7 @@ export function OpportunityPage() {
     {
       title: '公司名称',
       key: 'companyName',
-      width: 200,
+      width: 190,
       render: (_v: unknown, r: OppItem) => (
         <div style={{ minWidth: 0 }}>
           <Button type="link" size="small" className="dzy-list-name-link" onClick={() => setViewing(r.id)}>
@@ -245,7 +245,7 @@ export function OpportunityPage() {
     {
       title: '阶段',
       key: 'stageName',
-      width: 96,
+      width: 84,
       render: (_v: unknown, r: OppItem) => (
         <Space size={2} direction="vertical">
           <StageTag item={r} />
@@ -260,25 +260,25 @@ export function OpportunityPage() {
     {
       title: '预计金额（元）',
       key: 'expectAmount',
-      width: 112,
+      width: 104,
       align: 'right' as const,
       render: (_v: unknown, r: OppItem) => <span className="dzy-opp-money">{r.expectAmount}</span>,
     },
     {
       title: '意向服务',
       key: 'serviceNames',
-      width: 120,
+      width: 104,
       render: (_v: unknown, r: OppItem) => (
         <Typography.Text className="dzy-opp-block" ellipsis={{ tooltip: r.serviceNames }}>
           {r.serviceNames || '—'}
         </Typography.Text>
       ),
     },
-    { title: '来源', key: 'source', width: 96, render: (_v: unknown, r: OppItem) => r.source },
+    { title: '来源', key: 'source', width: 84, render: (_v: unknown, r: OppItem) => r.source },
     {
       title: '跟进',
       key: 'follow',
-      width: 150,
+      width: 140,
       render: (_v: unknown, r: OppItem) => {
         const overdue = r.nextFollowAt !== null && r.nextFollowAt < dayNow();
         return (
@@ -297,17 +297,17 @@ export function OpportunityPage() {
     {
       title: '负责人',
       key: 'ownerName',
-      width: 80,
+      width: 72,
       render: (_v: unknown, r: OppItem) => r.ownerName || '—',
     },
     {
       title: '操作',
       key: 'ops',
-      width: 168,
+      width: 150,
       render: (_v: unknown, r: OppItem) => (
         <Space size={0} wrap className="dzy-opp-ops">
-          {ops(r)
-            .slice(0, 4)
+          {ops(r, true)
+            .slice(0, 3)
             .map((o) => (
               <Button key={o.key} type="link" size="small" danger={o.danger} onClick={o.on}>
                 {o.label}
