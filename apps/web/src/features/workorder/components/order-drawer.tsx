@@ -132,11 +132,11 @@ export function OrderDrawer({ id, onClose }: { id: number | null; onClose: () =>
                   style={{ maxWidth: 360 }}
                 />
               </Descriptions.Item>
-              {d.remark && (
+              {d.remark ? (
                 <Descriptions.Item label="备注" span={2}>
                   {d.remark}
                 </Descriptions.Item>
-              )}
+              ) : null}
             </Descriptions>
             {d.steps.map((s) => {
               const st = stepStateOf(s.state);
@@ -175,7 +175,8 @@ export function OrderDrawer({ id, onClose }: { id: number | null; onClose: () =>
                     )}
                     {s.state === 'done' && (
                       <span style={{ marginLeft: 12 }}>
-                        {s.doneByName} 于 {fmt(s.doneAt)} 完成
+                        {s.doneByName && s.doneByName !== s.assigneeName ? `由 ${s.doneByName} ` : ''}于 {fmt(s.doneAt)}{' '}
+                        完成
                       </span>
                     )}
                   </div>

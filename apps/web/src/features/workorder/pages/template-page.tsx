@@ -92,7 +92,7 @@ export function WoTemplatePage() {
         </span>
       ),
     },
-    { key: 'days', title: '预计总天数', width: 100, align: 'right', render: (_v, r) => `${r.totalDays} 天` },
+    { key: 'days', title: '预计天数', width: 96, align: 'right', render: (_v, r) => `${r.totalDays} 天` },
     {
       key: 'services',
       title: '关联服务项目',

@@ -111,18 +111,41 @@ export function WorkOrderList({
       title: '工单编号',
       width: 150,
       render: (_v, r) => (
-        <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setOpenId(r.id)}>
-          {r.orderNo}
-        </Button>
+        <div>
+          <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setOpenId(r.id)}>
+            {r.orderNo}
+          </Button>
+          <div className="dzy-wo-muted dzy-wo-small">{day(r.createdAt)} 创建</div>
+        </div>
       ),
     },
-    ...(enterprise ? [] : [{ key: 'qymc', title: '客户', ellipsis: true, render: (_v: unknown, r: WoItem) => r.qymc }]),
-    { key: 'template', title: '工单模板', width: 110, render: (_v, r) => r.templateName },
+    ...(enterprise
+      ? []
+      : [
+          {
+            key: 'qymc',
+            title: '客户',
+            width: 200,
+            ellipsis: { showTitle: true },
+            render: (_v: unknown, r: WoItem) => r.qymc,
+          },
+        ]),
+    {
+      key: 'template',
+      title: '工单模板',
+      width: 130,
+      render: (_v, r) => (
+        <div>
+          {r.templateName}
+          {r.contractNo && <div className="dzy-wo-muted dzy-wo-small">合同 {r.contractNo}</div>}
+        </div>
+      ),
+    },
     { key: 'state', title: '状态', width: 86, render: (_v, r) => stateTag(r) },
     {
       key: 'current',
-      title: '当前步骤',
-      width: compact ? 150 : 190,
+      title: '当前步骤（处理人）',
+      width: compact ? 170 : 210,
       render: (_v, r) =>
         r.currentStep ? (
           <span className={r.overdue ? 'dzy-wo-overdue' : undefined}>
@@ -138,13 +161,7 @@ export function WorkOrderList({
           <span className="dzy-wo-muted">—</span>
         ),
     },
-    { key: 'progress', title: '进度', width: 70, align: 'center', render: (_v, r) => `${r.doneSteps}/${r.totalSteps}` },
-    ...(compact
-      ? []
-      : [
-          { key: 'contract', title: '来源合同', width: 130, render: (_v: unknown, r: WoItem) => r.contractNo || '—' },
-          { key: 'createdAt', title: '创建日期', width: 110, render: (_v: unknown, r: WoItem) => day(r.createdAt) },
-        ]),
+    { key: 'progress', title: '进度', width: 64, align: 'center', render: (_v, r) => `${r.doneSteps}/${r.totalSteps}` },
     {
       key: 'op',
       title: '操作',
@@ -212,74 +229,76 @@ export function WorkOrderList({
 
   return (
     <div>
-      <SearchBar<Filter>
-        theme="shrink"
-        form={form}
-        onSearch={(v) => {
-          setFilter({ ...v, keyword: (v.keyword ?? '').trim() });
-          setPage((p) => ({ ...p, pageNo: 1, cursor: undefined }));
-        }}
-        fields={[
-          ...(enterprise
-            ? []
-            : [
-                {
-                  name: 'keyword' as const,
-                  label: '客户/编号',
-                  node: <Input allowClear placeholder="企业名称或工单编号" maxLength={50} style={{ width: 200 }} />,
-                },
-              ]),
-          {
-            name: 'state',
-            label: '状态',
-            node: (
-              <Select
-                allowClear
-                placeholder="全部"
-                style={{ width: 120 }}
-                options={WO_STATES.map((s) => ({ value: s.value, label: s.label }))}
-              />
-            ),
-          },
-          {
-            name: 'templateId',
-            label: '工单模板',
-            node: (
-              <Select
-                allowClear
-                placeholder="全部"
-                style={{ width: 150 }}
-                options={(templates.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
-              />
-            ),
-          },
-          {
-            name: 'assigneeId',
-            label: '处理人',
-            node: (
-              <Select
-                allowClear
-                showSearch={{ optionFilterProp: 'label' }}
-                placeholder="全部"
-                style={{ width: 130 }}
-                options={(members.data ?? []).map((m) => ({ value: m.userId, label: m.hymc }))}
-              />
-            ),
-          },
-          {
-            name: 'overdue',
-            label: '逾期',
-            node: (
-              <Select
-                allowClear
-                placeholder="全部"
-                style={{ width: 120 }}
-                options={[{ value: true, label: '只看逾期' }]}
-              />
-            ),
-          },
-        ]}
-      />
+      {!compact && (
+        <SearchBar<Filter>
+          theme="shrink"
+          form={form}
+          onSearch={(v) => {
+            setFilter({ ...v, keyword: (v.keyword ?? '').trim() });
+            setPage((p) => ({ ...p, pageNo: 1, cursor: undefined }));
+          }}
+          fields={[
+            ...(enterprise
+              ? []
+              : [
+                  {
+                    name: 'keyword' as const,
+                    label: '客户/编号',
+                    node: <Input allowClear placeholder="企业名称或工单编号" maxLength={50} style={{ width: 200 }} />,
+                  },
+                ]),
+            {
+              name: 'state',
+              label: '状态',
+              node: (
+                <Select
+                  allowClear
+                  placeholder="全部"
+                  style={{ width: 120 }}
+                  options={WO_STATES.map((s) => ({ value: s.value, label: s.label }))}
+                />
+              ),
+            },
+            {
+              name: 'templateId',
+              label: '工单模板',
+              node: (
+                <Select
+                  allowClear
+                  placeholder="全部"
+                  style={{ width: 150 }}
+                  options={(templates.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
+                />
+              ),
+            },
+            {
+              name: 'assigneeId',
+              label: '处理人',
+              node: (
+                <Select
+                  allowClear
+                  showSearch={{ optionFilterProp: 'label' }}
+                  placeholder="全部"
+                  style={{ width: 130 }}
+                  options={(members.data ?? []).map((m) => ({ value: m.userId, label: m.hymc }))}
+                />
+              ),
+            },
+            {
+              name: 'overdue',
+              label: '逾期',
+              node: (
+                <Select
+                  allowClear
+                  placeholder="全部"
+                  style={{ width: 120 }}
+                  options={[{ value: true, label: '只看逾期' }]}
+                />
+              ),
+            },
+          ]}
+        />
+      )}
       <div className="dzy-wo-card">
         <div className="dzy-wo-toolbar">
           <Auth perms={['workorder:add']}>
@@ -295,14 +314,16 @@ export function WorkOrderList({
             </Auth>
           )}
           <span className="dzy-wo-spacer" />
-          <Segmented
-            value={view}
-            onChange={(v) => setView(v as 'list' | 'board')}
-            options={[
-              { value: 'list', label: '列表', icon: <UnorderedListOutlined /> },
-              { value: 'board', label: '看板', icon: <AppstoreOutlined /> },
-            ]}
-          />
+          {!compact && (
+            <Segmented
+              value={view}
+              onChange={(v) => setView(v as 'list' | 'board')}
+              options={[
+                { value: 'list', label: '列表', icon: <UnorderedListOutlined /> },
+                { value: 'board', label: '看板', icon: <AppstoreOutlined /> },
+              ]}
+            />
+          )}
         </div>
         {view === 'board' ? (
           board
@@ -313,7 +334,7 @@ export function WorkOrderList({
             loading={list.isPending || list.isFetching}
             columns={columns}
             dataSource={rows}
-            scroll={{ x: compact ? 760 : 1000 }}
+            scroll={{ x: compact ? 720 : 960 }}
             rowClassName={(r) => (r.overdue ? 'dzy-wo-row-overdue' : '')}
             locale={{ emptyText: '暂无工单' }}
             onChange={(pg) => {
