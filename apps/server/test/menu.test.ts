@@ -23,7 +23,15 @@ const titles = (nodes: MenuNode[], prefix = ''): string[] =>
   nodes.flatMap((n) => [`${prefix}${n.title}`, ...titles(n.children, `${prefix}${n.title} > `)]);
 
 const SETTINGS_FOR_ALL = ['设置', '设置 > 个人设置', '设置 > 修改密码'];
-const CLIENT_BOOK = ['客户', '客户 > 客户管理', '客户 > 客户管理 > 我的客户', '客户 > 客户管理 > 回收站'];
+const CLIENT_BOOK = [
+  '客户',
+  '客户 > 客户管理',
+  '客户 > 客户管理 > 我的客户',
+  '客户 > 客户管理 > 回收站',
+  '客户 > 商务管理',
+  '客户 > 商务管理 > 商机列表',
+  '客户 > 商务管理 > 公海',
+];
 const CONTRACTS_FEES_DECLARE = [
   '合同',
   '合同 > 合同管理',
