@@ -15,6 +15,7 @@ import { contractFeeModule } from './modules/contract-fee/contract-fee.routes.js
 import { contractTemplateModule } from './modules/contract-template/contract-template.routes.js';
 import { customerModule } from './modules/customer/customer.routes.js';
 import { dashboardModule } from './modules/dashboard/dashboard.routes.js';
+import { dataListModule } from './modules/data-list/data-list.routes.js';
 import { declareModule } from './modules/declare/declare.routes.js';
 import { departmentModule } from './modules/department/department.routes.js';
 import { etaxModule } from './modules/etax/etax.routes.js';
@@ -76,6 +77,7 @@ export function serverModules(): ServerModule[] {
     booksModule,
     bookCloseModule,
     bookReportsModule,
+    dataListModule,
     contentModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];

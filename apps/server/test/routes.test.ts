@@ -358,7 +358,10 @@ const EXPECTED_CALLS = [
   ['POST /api/account/ledger/general', 'account:ledger:view'],
   ['POST /api/account/ledger/detail', 'account:ledger:view'],
   ['POST /api/account/ledger/columns', 'account:ledger:view'],
-  ['POST /api/account/statement/get', 'account:statement:view'],  // 财税课堂 content (issue 17)
+  ['POST /api/account/statement/get', 'account:statement:view'],
+  // data list (issue 17)
+  ['POST /api/user/agency/dataList', 'customer:data:view'],
+  // 财税课堂 content (issue 17)
   ['POST /api/content/filterVideoList', 'signedIn'],
   ['POST /api/content/videoList', 'signedIn'],
   ['POST /api/content/videoInfo', 'signedIn'],
@@ -420,6 +423,7 @@ const EXPECTED_PLAIN_ROUTES = [
   ['GET /api/books/voucher/importFailList', "account:voucher:import, a failure list of the caller's agency by its key"],
   ['POST /api/account/ledger/export', "account:ledger:view, the book's client in the caller's data scope"],
   ['POST /api/account/statement/export', "account:statement:view, the book's client in the caller's data scope"],
+  ['POST /api/user/agency/exportDataList', "customer:data:export, in the caller's data scope"],
   ['GET /api/content/file/:name', 'signedIn, a file of a published item (the operator: any)'],
   ['GET /api/health', 'public'],
   ['GET /api/openapi.json', 'public'],

@@ -14,6 +14,7 @@ export * from './contract-fee.js';
 export * from './contract-template.js';
 export * from './customer.js';
 export * from './dashboard.js';
+export * from './data-list.js';
 export * from './declare.js';
 export * from './declare-data.js';
 export * from './department.js';
