@@ -57,6 +57,9 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/account/print': lazyNamed(() => import('../features/book-close/pages/print-page'), 'PrintPage'),
   '/customer/swgl/sjgl': lazyNamed(() => import('../features/opportunity/pages/opportunity-page'), 'OpportunityPage'),
   '/customer/swgl/gh': lazyNamed(() => import('../features/opportunity/pages/pool-page'), 'PoolPage'),
+  '/customer/swgl/sjlb': lazyNamed(() => import('../features/data-list/pages/data-list-page'), 'DataListPage'),
+  '/classroom': lazyNamed(() => import('../features/content/pages/classroom-page'), 'ClassroomPage'),
+  '/platform/content': lazyNamed(() => import('../features/content/pages/content-admin-page'), 'ContentAdminPage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */
