@@ -30,7 +30,18 @@ import { inScope } from '../src/db/client.js';
 import { remindOverdue } from '../src/modules/workorder/workorder.jobs.js';
 import { chinaDate } from '../src/plugins/jobs.js';
 import type { PushHub } from '../src/plugins/push.js';
-import { ADMIN, download, ID, LI, OTHER_ADMIN, readSheet, upload, xlsx, ZHANG } from './customer-helpers.js';
+import {
+  ADMIN,
+  download,
+  ID,
+  LI,
+  OTHER_ADMIN,
+  readSheet,
+  upload,
+  withDefaultPerms,
+  xlsx,
+  ZHANG,
+} from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 
 let t: TestApp;
@@ -403,6 +414,40 @@ describe('work orders', () => {
     expect((await download(t, `/api/${WO_FILES.attachmentDownload}/${up.data.id}`, other)).json()).toMatchObject({
       code: CODE.NOT_FOUND,
     });
+  });
+});
+
+describe('permissions', () => {
+  it('refuses every work-order call to a role without its permission', async () => {
+    await withDefaultPerms(t, ['customer:list:view'], async () => {
+      const calls: [string, unknown][] = [
+        [woListCall.path, {}],
+        [woOrderNumCall.path, {}],
+        [woAddCall.path, { enterpriseId: 3, templateId: 1 }],
+        [woServiceCall.path, { enterpriseId: 3 }],
+        [woByIdCall.path, { id: 1 }],
+        [woCheckStepCall.path, { id: 1 }],
+        [woUpdateStepCall.path, { id: 1, action: 'complete' }],
+        [woDeleteCall.path, { id: 1 }],
+        [woTemplateAddCall.path, { name: 'x', steps: [{ name: 'a', days: 1 }] }],
+        [woTemplateUpdateCall.path, { id: 1, name: 'x', steps: [{ name: 'a', days: 1 }] }],
+        [woTemplateStatusCall.path, { id: 1, status: '0' }],
+        [woTemplateDeleteCall.path, { id: 1 }],
+      ];
+      for (const [path, body] of calls) {
+        expect((await t.call(path, body, zhang)).code, path).toBe(CODE.NO_PERMISSION);
+      }
+      for (const kind of ['template', 'order']) {
+        const data = await xlsx(WO_ORDER_IMPORT_COLUMNS, [['a', 'b', 'c']]);
+        expect((await upload(t, `${WO_FILES.import}?kind=${kind}`, zhang, { name: 'a.xlsx', data })).code).toBe(
+          CODE.NO_PERMISSION,
+        );
+      }
+      const file = await download(t, `/api/${WO_FILES.attachmentDownload}/1`, zhang);
+      expect(file.json()).toMatchObject({ code: CODE.NO_PERMISSION });
+    });
+    // Without a session: refused as expired.
+    expect((await t.call(woListCall.path, {})).code).toBe(CODE.SESSION_EXPIRED);
   });
 });
 
