@@ -23,7 +23,7 @@ import {
   saveOppSettingCall,
   yuanToFen,
 } from '@dzy/shared';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { listPage } from '../../db/paging.js';
 import {
@@ -199,7 +199,7 @@ export const opportunityModule: ServerModule = {
       return listPage(
         tx,
         {
-          from: opportunities as never,
+          from: sql`${opportunities}`,
           where,
           sort: OPP_SORT_OF[sort],
           ask: { pageNo, pageSize, cursor },
@@ -216,7 +216,7 @@ export const opportunityModule: ServerModule = {
       return listPage(
         tx,
         {
-          from: opportunities as never,
+          from: sql`${opportunities}`,
           where,
           sort: OPP_SORT_OF[sort],
           ask: { pageNo, pageSize, cursor },
