@@ -61,9 +61,17 @@ describe('work orders in the browser', () => {
     const tplDialog = admin.getByRole('dialog', { name: '编辑工单模板' });
     await visible(tplDialog);
     expect(await tplDialog.getByLabel('步骤1名称').inputValue()).toBe('企业核名');
+    // Steps move up and down; cancelling keeps the template as it was.
+    await tplDialog.getByRole('button', { name: '下移步骤1' }).click();
+    expect(await tplDialog.getByLabel('步骤2名称').inputValue()).toBe('企业核名');
     await snap(admin, 'template-edit');
     await tplDialog.getByRole('button', { name: /取\s*消/ }).click();
     await hidden(tplDialog);
+    // The status switch, with the spec's toasts.
+    await admin.getByRole('switch', { name: '模板状态 公司注销' }).click();
+    await toast(admin, WO_MSG.statusOff);
+    await admin.getByRole('switch', { name: '模板状态 公司注销' }).click();
+    await toast(admin, WO_MSG.statusOn);
 
     // 工单列表 from the menu; a new work order from the client's contract line.
     const { client, line } = await clientWithStartableLine(admin);

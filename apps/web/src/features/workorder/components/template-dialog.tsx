@@ -1,4 +1,4 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   WO_MSG,
   WO_STEP_DAYS_MAX,
@@ -123,7 +123,7 @@ export function TemplateDialog({
             },
           ]}
         >
-          {(fields, { add, remove }, { errors }) => (
+          {(fields, { add, remove, move }, { errors }) => (
             <div className="dzy-wo-steps">
               {fields.map((f, i) => (
                 <Space key={f.key} align="baseline" className="dzy-wo-step-row">
@@ -161,6 +161,20 @@ export function TemplateDialog({
                       aria-label={`步骤${i + 1}预计天数`}
                     />
                   </Form.Item>
+                  <Button
+                    type="text"
+                    icon={<ArrowUpOutlined />}
+                    aria-label={`上移步骤${i + 1}`}
+                    disabled={i === 0}
+                    onClick={() => move(i, i - 1)}
+                  />
+                  <Button
+                    type="text"
+                    icon={<ArrowDownOutlined />}
+                    aria-label={`下移步骤${i + 1}`}
+                    disabled={i === fields.length - 1}
+                    onClick={() => move(i, i + 1)}
+                  />
                   <Button
                     type="text"
                     danger
