@@ -1,6 +1,7 @@
 import {
   CODE,
   DEFAULT_STAFF_PERMS,
+  deleteAgUserConnectionIsConnCall,
   getOppSettingCall,
   OPP_MSG,
   type OppFollowItem,
@@ -15,6 +16,7 @@ import {
   oppFollowListCall,
   oppFollowSaveCall,
   oppListCall,
+  oppOwnersCall,
   oppPoolDeleteCall,
   oppPoolListCall,
   oppReleaseCall,
@@ -41,7 +43,7 @@ import { chinaDate } from '../src/plugins/jobs.js';
 import { newUscc, withDefaultPerms } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { AGENCY, jobsDone, messagesOf, testDeps } from './message-helpers.js';
-import { ADMIN, ID, inAgency, LI, OTHER_ADMIN, ZHANG } from './staff-helpers.js';
+import { ADMIN, ID, inAgency, joinByInvite, LI, OTHER_ADMIN, ZHANG } from './staff-helpers.js';
 
 let t: TestApp;
 let admin: string;
@@ -322,6 +324,26 @@ describe('商机: transfer, release, claim, delete', () => {
   });
 });
 
+describe('商机: a member removed from the agency', () => {
+  it('their opportunities go to the pool, logged, so no lead is lost', async () => {
+    const phone = `1371234${String(Date.now()).slice(-4)}`;
+    const joined = await joinByInvite(t, admin, phone, '赵临时');
+    const id = await create(joined.cookie, { companyName: '移除员工测试有限公司' });
+    const r = await t.call(deleteAgUserConnectionIsConnCall.path, { userId: joined.userId }, admin);
+    expect(r.code).toBe(CODE.OK);
+    expect((await poolOf(li, { keyword: '移除员工测试' })).list.map((o) => o.id)).toEqual([id]);
+    const log = (await t.call<OppTransferItem[]>(oppTransferListCall.path, { oppId: id }, admin)).data;
+    expect(log[0]).toMatchObject({ kindName: '员工移除释放', fromName: '赵临时', toName: '公海', byName: '王建国' });
+  });
+
+  it('another agency picks owners among its own staff only', async () => {
+    const owners = (await t.call<{ userId: number; hymc: string }[]>(oppOwnersCall.path, {}, other)).data;
+    expect(owners.map((o) => o.userId)).toContain(ID.otherAdmin);
+    expect(owners.map((o) => o.userId)).not.toContain(ID.li);
+    expect((await t.call(oppTransferCall.path, { ids: [1], userId: ID.otherAdmin }, other)).code).toBe(CODE.NOT_FOUND);
+  });
+});
+
 describe('商机设置', () => {
   it('only the setting permission changes stages; a stage in use cannot be deleted', async () => {
     const body = {
@@ -421,6 +443,52 @@ describe('商机: the daily job — automatic release with its warning, follow-u
     await runDay('2040-03-21');
     const log2 = (await t.call<OppTransferItem[]>(oppTransferListCall.path, { oppId: id }, admin)).data;
     expect(log2).toHaveLength(log.length);
+    expect((await t.call(saveOppSettingCall.path, { ...body, autoReleaseDays: 0 }, admin)).code).toBe(CODE.OK);
+  });
+
+  it('releases in committed batches (230 quiet ones, one log row each); converted ones stay', async () => {
+    const body = { autoReleaseDays: 5, stages: setting.stages.map((s) => ({ id: s.id, name: s.name, kind: s.kind })) };
+    expect((await t.call(saveOppSettingCall.path, body, admin)).code).toBe(CODE.OK);
+    const quiet = new Date('2041-01-01T10:00:00+08:00');
+    const ids = await inAgency(t, AGENCY.demo, async (tx) => {
+      const rows = await tx
+        .insert(opportunities)
+        .values(
+          Array.from({ length: 230 }, (_, i) => ({
+            agencyId: AGENCY.demo,
+            companyName: `批量释放${i}号有限公司`,
+            contactName: '批量',
+            phone: '13900000000',
+            source: '其他',
+            stageId: setting.stages[0]?.id ?? 0,
+            ownerId: ID.zhang,
+            followedAt: quiet,
+            ...(i === 0 ? { convertedAt: quiet } : {}),
+          })),
+        )
+        .returning({ id: opportunities.id });
+      return rows.map((r) => r.id);
+    });
+    // Other demo opportunities are quiet by then too: count only these.
+    await runDay('2041-01-10');
+    const left = await t.ownerQuery<{ owner_id: number | null; n: number }>(
+      "select owner_id, count(*)::int as n from opportunities where company_name like '批量释放%' group by owner_id order by owner_id",
+    );
+    expect(left).toEqual([
+      { owner_id: ID.zhang, n: 1 },
+      { owner_id: null, n: 229 },
+    ]);
+    const logs = await t.ownerQuery<{ n: number }>(
+      "select count(*)::int as n from opportunity_transfers where kind = 'auto' and opportunity_id = any($1::int[])",
+      [ids],
+    );
+    expect(logs[0]?.n).toBe(229);
+    await runDay('2041-01-10');
+    const again = await t.ownerQuery<{ n: number }>(
+      "select count(*)::int as n from opportunity_transfers where kind = 'auto' and opportunity_id = any($1::int[])",
+      [ids],
+    );
+    expect(again[0]?.n).toBe(229);
     expect((await t.call(saveOppSettingCall.path, { ...body, autoReleaseDays: 0 }, admin)).code).toBe(CODE.OK);
   });
 
