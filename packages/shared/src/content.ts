@@ -131,7 +131,8 @@ const listFilter = {
   category: z.enum(CONTENT_CATEGORIES, { error: '学科分类有误' }).optional(),
   keyword: z.string().trim().max(50, '搜索内容不能超过50个字符').optional(),
 };
-const listData = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item), total: z.number(), cursor: pageCursorsSchema });
+const listData = <T extends z.ZodType>(item: T) =>
+  z.object({ list: z.array(item), total: z.number(), cursor: pageCursorsSchema });
 
 // --- calls: readers ----------------------------------------------------------------------------
 
