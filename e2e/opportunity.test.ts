@@ -43,6 +43,13 @@ describe('the sales pipeline (商机) in the browser', () => {
     // The demo pipeline is there.
     await visible(rowOf(page, '杭州云帆电子商务有限公司'));
     await snap(page, 'list');
+    await page.getByRole('button', { name: /商机设置/ }).click();
+    const settings = page.getByRole('dialog', { name: '商机设置' });
+    await visible(settings.getByRole('textbox', { name: '阶段1名称' }));
+    expect(await settings.getByRole('textbox', { name: '阶段4名称' }).inputValue()).toBe('签约');
+    await snap(page, 'setting');
+    await settings.getByRole('button', { name: /取\s*消/ }).click();
+    await hidden(settings);
 
     await page.getByRole('button', { name: /新增商机/ }).click();
     const dialog = page.getByRole('dialog', { name: '新增商机' });

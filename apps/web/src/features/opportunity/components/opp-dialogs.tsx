@@ -508,7 +508,7 @@ export function SettingDialog(props: { open: boolean; onClose: () => void; onDon
       <Typography.Title level={5} style={{ marginTop: 20 }}>
         自动释放到公海
       </Typography.Title>
-      <Space>
+      <Space wrap size={8}>
         <span>商机超过</span>
         <InputNumber
           min={0}
@@ -517,9 +517,13 @@ export function SettingDialog(props: { open: boolean; onClose: () => void; onDon
           value={days}
           onChange={(v) => setDays(v ?? 0)}
           aria-label="自动释放天数"
+          style={{ width: 88 }}
         />
-        <span>天未跟进，自动释放到公海（0 表示不自动释放；释放前一天提醒负责人）</span>
+        <span>天未跟进，自动释放到公海</span>
       </Space>
+      <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+        填 0 表示不自动释放；释放前一天会提醒负责人及时跟进。
+      </Typography.Paragraph>
     </Modal>
   );
 }
