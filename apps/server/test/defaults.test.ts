@@ -244,6 +244,7 @@ describe('普通员工 holds everyday work only', () => {
       '0019_filing_batch.sql',
       '0020_invoices.sql',
       '0022_books.sql',
+      '0027_business_perms.sql',
     ]) {
       const file = resolve(import.meta.dirname, '../src/db/migrations', name);
       for (const statement of readFileSync(file, 'utf8').split('--> statement-breakpoint')) {
