@@ -30,6 +30,7 @@ import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { demoteFormerDirectors } from '../department/department.service.js';
+import { handOverOpportunities, releaseOpportunitiesOf } from '../opportunity/opportunity.service.js';
 import { inviteCalls } from './invite.routes.js';
 import {
   clientCountSql,
@@ -42,7 +43,6 @@ import {
   removeMembership,
   requireMember,
 } from './staff.service.js';
-import { handOverOpportunities, releaseOpportunitiesOf } from '../opportunity/opportunity.service.js';
 
 export const staffModule: ServerModule = {
   name: 'staff',
