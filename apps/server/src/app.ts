@@ -10,11 +10,13 @@ import { bookCloseModule } from './modules/book-close/close.routes.js';
 import { bookPrintModule } from './modules/book-print/print.routes.js';
 import { bookReportsModule } from './modules/book-reports/book-reports.routes.js';
 import { booksModule } from './modules/books/books.routes.js';
+import { contentModule } from './modules/content/content.routes.js';
 import { contractModule } from './modules/contract/contract.routes.js';
 import { contractFeeModule } from './modules/contract-fee/contract-fee.routes.js';
 import { contractTemplateModule } from './modules/contract-template/contract-template.routes.js';
 import { customerModule } from './modules/customer/customer.routes.js';
 import { dashboardModule } from './modules/dashboard/dashboard.routes.js';
+import { dataListModule } from './modules/data-list/data-list.routes.js';
 import { declareModule } from './modules/declare/declare.routes.js';
 import { departmentModule } from './modules/department/department.routes.js';
 import { etaxModule } from './modules/etax/etax.routes.js';
@@ -27,11 +29,13 @@ import { invoiceModule } from './modules/invoice/invoice.routes.js';
 import { invoicePoolModule } from './modules/invoice-pool/invoice-pool.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
 import { messageModule } from './modules/message/message.routes.js';
+import { opportunityModule } from './modules/opportunity/opportunity.routes.js';
 import { orgModule } from './modules/org/org.routes.js';
 import { roleModule } from './modules/role/role.routes.js';
 import { staffModule } from './modules/staff/staff.routes.js';
 import { stationModule } from './modules/station/station.routes.js';
 import { systemModule } from './modules/system/system.routes.js';
+import { workOrderModule } from './modules/workorder/workorder.routes.js';
 import { type Deps, registerCalls, type ServerModule } from './plugins/calls.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { startJobRunner } from './plugins/jobs.js';
@@ -60,6 +64,8 @@ export function serverModules(): ServerModule[] {
     contractTemplateModule,
     contractModule,
     contractFeeModule,
+    workOrderModule,
+    opportunityModule,
     declareModule,
     filingModule,
     filingBatchModule,
@@ -73,6 +79,8 @@ export function serverModules(): ServerModule[] {
     bookCloseModule,
     bookReportsModule,
     bookPrintModule,
+    dataListModule,
+    contentModule,
   ];
   return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
 }

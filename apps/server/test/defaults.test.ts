@@ -185,6 +185,21 @@ describe('普通员工 holds everyday work only', () => {
       'account:print:view',
       'account:setting:view',
       'account:setting:edit',
+      // 0027: 商务管理's everyday pages and buttons
+      'opportunity:list:view',
+      'opportunity:add',
+      'opportunity:followup',
+      'opportunity:transfer',
+      'opportunity:release',
+      'opportunity:convert',
+      'opportunity:pool:view',
+      'opportunity:pool:claim',
+      'workorder:list:view',
+      'workorder:add',
+      'workorder:step',
+      'workorder:template:view',
+      'customer:data:view',
+      'customer:data:export',
     ]);
     // Administrator-granted permissions that came after 0016 (发票's 红冲 and 批量开票): no default set held them.
     const NEWER_ADMIN = new Set([
@@ -194,6 +209,14 @@ describe('普通员工 holds everyday work only', () => {
       'account:voucher:import',
       'account:close:reverse',
       'account:close:batch',
+      'opportunity:delete',
+      'opportunity:setting:edit',
+      'opportunity:pool:delete',
+      'workorder:delete',
+      'workorder:import',
+      'workorder:template:edit',
+      'workorder:template:import',
+      'workorder:template:delete',
     ]);
     const OLD = [...DEFAULT_STAFF_PERMS, ...ADMIN_GRANTED_PERMS.filter((p) => !NEWER_ADMIN.has(p))].filter(
       (p) => !LATER.has(p),
@@ -221,6 +244,7 @@ describe('普通员工 holds everyday work only', () => {
       '0019_filing_batch.sql',
       '0020_invoices.sql',
       '0022_books.sql',
+      '0027_business_perms.sql',
     ]) {
       const file = resolve(import.meta.dirname, '../src/db/migrations', name);
       for (const statement of readFileSync(file, 'utf8').split('--> statement-breakpoint')) {

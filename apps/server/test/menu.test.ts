@@ -23,7 +23,18 @@ const titles = (nodes: MenuNode[], prefix = ''): string[] =>
   nodes.flatMap((n) => [`${prefix}${n.title}`, ...titles(n.children, `${prefix}${n.title} > `)]);
 
 const SETTINGS_FOR_ALL = ['设置', '设置 > 个人设置', '设置 > 修改密码'];
-const CLIENT_BOOK = ['客户', '客户 > 客户管理', '客户 > 客户管理 > 我的客户', '客户 > 客户管理 > 回收站'];
+const CLIENT_BOOK = [
+  '客户',
+  '客户 > 客户管理',
+  '客户 > 客户管理 > 我的客户',
+  '客户 > 客户管理 > 回收站',
+  '客户 > 商务管理',
+  '客户 > 商务管理 > 商机列表',
+  '客户 > 商务管理 > 公海',
+  '客户 > 商务管理 > 工单列表',
+  '客户 > 商务管理 > 工单模板',
+  '客户 > 商务管理 > 数据列表',
+];
 const CONTRACTS_FEES_DECLARE = [
   '合同',
   '合同 > 合同管理',
@@ -58,6 +69,8 @@ const CONTRACTS_FEES_DECLARE = [
   '发票 > 进项发票',
   '发票 > 发票池',
   '发票 > 发票统计',
+  // 财税课堂: open to every signed-in user.
+  '财税课堂',
 ];
 const AGENCY_ADMIN_PAGES = [
   '设置 > 代理机构信息',
@@ -111,14 +124,21 @@ describe('getRouters', () => {
 
   it('gives the platform operator the review page and no agency pages', async () => {
     const { menus, buttons } = await routersOf(await t.login('13600000000'));
-    expect(buttons).toEqual(['platform:apply:review']);
-    expect(titles(menus)).toEqual(['门户', ...SETTINGS_FOR_ALL, '平台运营', '平台运营 > 入驻审核']);
+    expect(buttons).toEqual(['platform:apply:review', 'platform:content:edit']);
+    expect(titles(menus)).toEqual([
+      '门户',
+      '财税课堂',
+      ...SETTINGS_FOR_ALL,
+      '平台运营',
+      '平台运营 > 入驻审核',
+      '平台运营 > 课堂内容',
+    ]);
   });
 
   it('gives a user without an organisation the open pages and no buttons', async () => {
     const { menus, buttons } = await routersOf(await registerBySms(t, '13811140001'));
     expect(buttons).toEqual([]);
-    expect(titles(menus)).toEqual(['门户', ...SETTINGS_FOR_ALL]);
+    expect(titles(menus)).toEqual(['门户', '财税课堂', ...SETTINGS_FOR_ALL]);
   });
 
   it('refuses without a session', async () => {
@@ -135,7 +155,7 @@ describe('getRouters', () => {
 describe('menuTreeFor', () => {
   it('drops a directory left without pages and pages whose permission is not held', () => {
     const open = titles(menuTreeFor([]));
-    expect(open).toEqual(['门户', ...SETTINGS_FOR_ALL]);
+    expect(open).toEqual(['门户', '财税课堂', ...SETTINGS_FOR_ALL]);
     expect(titles(menuTreeFor(['staff:list:view']))).toContain('设置 > 员工管理');
     expect(titles(menuTreeFor(['staff:list:view']))).not.toContain('设置 > 部门管理');
   });

@@ -802,6 +802,26 @@ export const GLOSSARY = {
     zh: '差异提示比例',
     meaning: 'Change from the previous period (percent) above which a return is highlighted (default 30).',
   },
+  companyName: { zh: '公司名称', meaning: 'Company name of an opportunity (the future client).' },
+  serviceIds: { zh: '意向服务', meaning: "The agency's service items an opportunity is interested in." },
+  expectAmount: {
+    zh: '预计金额',
+    meaning: 'Estimated amount of an opportunity, yuan with two decimals (stored in fen).',
+  },
+  stageId: { zh: '商机阶段', meaning: "One of the agency's opportunity stages (kind open, won or lost)." },
+  way: { zh: '跟进方式', meaning: 'How a follow-up was made: 电话, 微信, 上门拜访, 到店面谈, 短信, 其他.' },
+  nextFollowAt: {
+    zh: '下次跟进时间',
+    meaning: 'Next follow-up appointment, China time YYYY-MM-DD HH:mm; reminded that day.',
+  },
+  autoReleaseDays: {
+    zh: '自动释放天数',
+    meaning: 'An opportunity not followed up for this many days goes to the public pool (0 off).',
+  },
+  stages: { zh: '商机阶段', meaning: "The agency's opportunity stages in order." },
+  oppId: { zh: '商机', meaning: 'Id of an opportunity.' },
+  ownerId: { zh: '负责人', meaning: 'The staff member an opportunity belongs to; none when in the pool (公海).' },
+  due: { zh: '下次跟进', meaning: 'Filter on the next follow-up: overdue, today, within 7 days.' },
 } as const satisfies Record<string, GlossaryEntry>;
 
 /** Chinese name of a field for messages; the field name itself when the glossary lacks it. */

@@ -51,6 +51,7 @@ export const MSG_TARGET_PATHS: Readonly<Record<string, string>> = {
   contract: '/contract/htgl/htlb',
   workorder: '/customer/swgl/workorder',
   fee: '/contractFee/sfgl/sflb',
+  opportunity: '/customer/swgl/sjgl',
 };
 
 /** The page a message's details link opens, or null when it has none. */

@@ -23,6 +23,8 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/customer/khgl/hsz': lazyNamed(() => import('../features/customer/pages/recycle-page'), 'RecyclePage'),
   '/contract/htsz/fwxm': lazyNamed(() => import('../features/contract-template/pages/service-page'), 'ServicePage'),
   '/contract/htsz/htmb': lazyNamed(() => import('../features/contract-template/pages/template-page'), 'TemplatePage'),
+  '/customer/swgl/workorder': lazyNamed(() => import('../features/workorder/pages/workorder-page'), 'WorkOrderPage'),
+  '/customer/swgl/gdmb': lazyNamed(() => import('../features/workorder/pages/template-page'), 'WoTemplatePage'),
   '/declare/sjcx': lazyNamed(() => import('../features/declare-data/pages/tax-data-page'), 'TaxDataPage'),
   '/declare/bssz': lazyNamed(() => import('../features/declare/pages/check-page'), 'CheckPage'),
   '/declare/sbqc': lazyNamed(() => import('../features/filing/pages/roster-page'), 'RosterPage'),
@@ -53,6 +55,11 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/account/statements': lazyNamed(() => import('../features/book-reports/pages/statements-page'), 'StatementsPage'),
   '/account/close': lazyNamed(() => import('../features/book-close/pages/close-page'), 'ClosePage'),
   '/account/print': lazyNamed(() => import('../features/book-close/pages/print-page'), 'PrintPage'),
+  '/customer/swgl/sjgl': lazyNamed(() => import('../features/opportunity/pages/opportunity-page'), 'OpportunityPage'),
+  '/customer/swgl/gh': lazyNamed(() => import('../features/opportunity/pages/pool-page'), 'PoolPage'),
+  '/customer/swgl/sjlb': lazyNamed(() => import('../features/data-list/pages/data-list-page'), 'DataListPage'),
+  '/classroom': lazyNamed(() => import('../features/content/pages/classroom-page'), 'ClassroomPage'),
+  '/platform/content': lazyNamed(() => import('../features/content/pages/content-admin-page'), 'ContentAdminPage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */

@@ -1,6 +1,7 @@
 export * from './audit.js';
 export * from './book-print.js';
 export * from './books.js';
+export * from './content.js';
 export * from './contract.js';
 export * from './customer.js';
 export * from './declare.js';
@@ -11,7 +12,9 @@ export * from './filing-check.js';
 export * from './invoice.js';
 export * from './job.js';
 export * from './message.js';
+export * from './opportunity.js';
 export * from './org.js';
 export * from './tax-data.js';
 export * from './tenancy.js';
 export * from './user.js';
+export * from './workorder.js';

@@ -107,7 +107,10 @@ export async function seedDemo(db: Db, secretKey?: Buffer): Promise<boolean> {
     ]);
     await (await import('../../modules/contract/contract.seed.js')).seedContractDemo(t, [agency, other]);
     await (await import('../../modules/contract-fee/contract-fee.seed.js')).seedFeeDemo(t, [agency, other]);
+    await (await import('../../modules/opportunity/opportunity.seed.js')).seedOpportunityDemo(t, [agency, other]);
     await (await import('../../modules/filing-check/filing-check.seed.js')).seedFilingDemo(t, [agency, other]);
+    await (await import('../../modules/workorder/workorder.seed.js')).seedWorkOrderDemo(t, [agency, other]);
+    await (await import('../../modules/content/content.seed.js')).seedContentDemo(t);
 
     const factory = await addOrg(t, {
       orgType: 'kjgc',

@@ -30,6 +30,7 @@ import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { demoteFormerDirectors } from '../department/department.service.js';
+import { handOverOpportunities, releaseOpportunitiesOf } from '../opportunity/opportunity.service.js';
 import { inviteCalls } from './invite.routes.js';
 import {
   clientCountSql,
@@ -225,6 +226,7 @@ export const staffModule: ServerModule = {
       if (!state.canQuit) throw new AppError(CODE.CONFLICT, state.reason);
       const self = await requireMember(tx, place, session.userId);
       await audit(tx, req, session, 'staff.quit', `user:${session.userId}`, { orgId: place.orgId });
+      await releaseOpportunitiesOf(tx, place.agencyId, session.userId, session.userId);
       await removeMembership(tx, place, self.m.id, session.userId);
       return null;
     }),
@@ -311,6 +313,7 @@ export const staffModule: ServerModule = {
           .values(posts.map((p) => ({ agencyId: place.agencyId, stationId: p.stationId, userId: to.m.userId })))
           .onConflictDoNothing();
       }
+      const opportunities = await handOverOpportunities(tx, place.agencyId, from.m.userId, to.m.userId, session.userId);
       const result = {
         clients: moved.filter((e) => e.deletedAt === null).length,
         directorPosts: directs.length,
@@ -321,6 +324,7 @@ export const staffModule: ServerModule = {
         toId: to.m.userId,
         ...result,
         deletedClients: moved.length - result.clients,
+        opportunities,
       });
       return result;
     }),
@@ -333,6 +337,7 @@ export const staffModule: ServerModule = {
         throw new AppError(CODE.CONFLICT, '不能移除自己，如需离开请使用退出代理机构');
       const owned = await ownedBy(tx, place.agencyId, target.m.userId);
       if (owned.clientCount > 0 || owned.directorPosts > 0) throw new AppError(CODE.CONFLICT, STAFF_MSG.needHandover);
+      await releaseOpportunitiesOf(tx, place.agencyId, target.m.userId, session.userId);
       await removeMembership(tx, place, target.m.id, target.m.userId);
       await audit(tx, req, session, 'staff.remove', `user:${target.m.userId}`, {
         hymc: target.hymc,

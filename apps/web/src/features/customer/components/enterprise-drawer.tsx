@@ -51,6 +51,7 @@ import { Auth, useHasPerm } from '../../../components/auth';
 import { ContractWarning } from '../../../components/contract-warning';
 import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
+import { ClientOrders } from '../../workorder/components/client-orders';
 import { act, CUSTOMER_KEYS, downloadFile, uploadFile } from '../api';
 import { BenefitTag } from './benefit-tag';
 import { CredentialsPanel } from './credential-reveal';
@@ -412,6 +413,15 @@ export function EnterpriseDrawer({
                 children: <AttachmentsPanel id={d.id} list={d.attachments} />,
               },
               { key: 'notes', label: '记事', children: <NotesPanel id={d.id} /> },
+              ...(can(['workorder:list:view'])
+                ? [
+                    {
+                      key: 'workorders',
+                      label: '工单',
+                      children: <ClientOrders enterprise={{ id: d.id, qymc: d.qymc }} />,
+                    },
+                  ]
+                : []),
             ]}
           />
         )}

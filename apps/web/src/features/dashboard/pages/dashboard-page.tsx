@@ -17,6 +17,7 @@ import { useDocumentTitle } from '../../../lib/document-title';
 import { formatCount, formatLimit, greeting } from '../../../lib/format';
 import { call } from '../../../lib/request';
 import { SESSION_KEY, useSessionInfo } from '../../../lib/session';
+import { NewsBlock } from '../../content/components/news-block';
 import '../dashboard.css';
 
 function Welcome({ session }: { session: SessionInfo }) {
@@ -277,6 +278,7 @@ export function DashboardPage() {
             </Card>
           )}
           {session.isAdmin === '1' && <Guide />}
+          <NewsBlock />
         </>
       )}
     </div>

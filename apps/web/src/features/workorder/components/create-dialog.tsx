@@ -1,0 +1,167 @@
+import { chooserListCall, WO_MSG, woAddCall, woOrderNumCall, woServiceCall } from '@dzy/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Form, Input, Modal, Radio, Select, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { toast } from '../../../lib/feedback';
+import { call } from '../../../lib/request';
+import { useWoTemplates, WO_KEYS } from '../api';
+
+interface Values {
+  source: 'template' | 'contract';
+  enterpriseId?: number;
+  templateId?: number;
+  contractLineId?: number;
+  remark?: string;
+}
+
+/** 新建工单: for a client, from a template or from a contract's service item; the number is shown beforehand. */
+export function CreateDialog({
+  open,
+  client,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  /** Fixed client (from the client's drawer). */
+  client?: { id: number; qymc: string } | null;
+  onClose: () => void;
+  onCreated: (id: number) => void;
+}) {
+  const [form] = Form.useForm<Values>();
+  const [search, setSearch] = useState('');
+  const [saving, setSaving] = useState(false);
+  const source = Form.useWatch('source', form) ?? 'template';
+  const enterpriseId = Form.useWatch('enterpriseId', form) ?? client?.id;
+  const templates = useWoTemplates(true);
+  const orderNo = useQuery({
+    queryKey: ['workorder', 'num', open],
+    queryFn: () => call(woOrderNumCall, {}),
+    enabled: open,
+  });
+  const clients = useQuery({
+    queryKey: ['workorder', 'clients', search],
+    queryFn: () => call(chooserListCall, { pageNum: 1, pageSize: 50, ...(search ? { qymc: search } : {}) }),
+    enabled: open && !client,
+  });
+  const lines = useQuery({
+    queryKey: WO_KEYS.lines({ enterpriseId }),
+    queryFn: () => call(woServiceCall, { enterpriseId }),
+    enabled: open && Boolean(enterpriseId) && source === 'contract',
+  });
+
+  useEffect(() => {
+    if (open)
+      form.setFieldsValue({
+        source: 'template',
+        enterpriseId: client?.id,
+        templateId: undefined,
+        contractLineId: undefined,
+        remark: '',
+      });
+  }, [open, client, form]);
+
+  const submit = async () => {
+    const v = await form.validateFields();
+    setSaving(true);
+    try {
+      const body =
+        v.source === 'contract'
+          ? { contractLineId: v.contractLineId, remark: v.remark ?? '' }
+          : { enterpriseId: client?.id ?? v.enterpriseId, templateId: v.templateId, remark: v.remark ?? '' };
+      const r = await call(woAddCall, body);
+      if (!r) return;
+      toast('success', `${WO_MSG.added}，工单编号 ${r.orderNo}`);
+      onCreated(r.id);
+      onClose();
+    } catch {
+      // shown by the request client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const usable = (lines.data ?? []).filter((l) => l.templateId && !l.workOrderId);
+
+  return (
+    <Modal
+      open={open}
+      title="新建工单"
+      width={620}
+      okText="确定"
+      cancelText="取消"
+      confirmLoading={saving}
+      onOk={submit}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">
+        工单编号：<span data-testid="wo-next-no">{orderNo.data?.orderNo ?? '…'}</span>（保存时生成）
+      </Typography.Paragraph>
+      <Form form={form} layout="vertical" initialValues={{ source: 'template' }}>
+        {client ? (
+          <Form.Item label="客户">
+            <Input value={client.qymc} disabled />
+          </Form.Item>
+        ) : (
+          <Form.Item name="enterpriseId" label="客户" rules={[{ required: true, message: WO_MSG.clientRequired }]}>
+            <Select
+              showSearch={{ filterOption: false, onSearch: setSearch }}
+              placeholder="输入企业名称或税号搜索"
+              loading={clients.isFetching}
+              options={(clients.data?.list ?? []).map((c) => ({ value: c.id, label: c.qymc }))}
+              aria-label="客户"
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="source" label="发起方式">
+          <Radio.Group
+            options={[
+              { value: 'template', label: '按工单模板' },
+              { value: 'contract', label: '按合同服务项目' },
+            ]}
+          />
+        </Form.Item>
+        {source === 'template' ? (
+          <Form.Item name="templateId" label="工单模板" rules={[{ required: true, message: WO_MSG.templateRequired }]}>
+            <Select
+              placeholder="请选择工单模板"
+              aria-label="工单模板"
+              options={(templates.data ?? []).map((t) => ({
+                value: t.id,
+                label: `${t.name}（${t.steps.length}步，约${t.totalDays}天）`,
+              }))}
+            />
+          </Form.Item>
+        ) : (
+          <>
+            {enterpriseId && !lines.isPending && usable.length === 0 && (
+              <Alert
+                type="info"
+                showIcon
+                style={{ marginBottom: 12 }}
+                title="该客户的合同中没有可发起工单的服务项目（服务项目需在工单模板中关联，且尚未发起过工单）"
+              />
+            )}
+            <Form.Item
+              name="contractLineId"
+              label="合同服务项目"
+              rules={[{ required: true, message: '请选择合同服务项目' }]}
+            >
+              <Select
+                placeholder={enterpriseId ? '请选择合同服务项目' : '请先选择客户'}
+                aria-label="合同服务项目"
+                options={usable.map((l) => ({
+                  value: l.lineId,
+                  label: `${l.contractNo} · ${l.serviceName} → ${l.templateName}`,
+                }))}
+              />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item name="remark" label="备注" rules={[{ max: 200, message: '备注不能超过200个字符' }]}>
+          <Input.TextArea rows={2} maxLength={200} showCount placeholder="选填" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
