@@ -1,4 +1,13 @@
-import { VOUCHER_IMPORT_COLUMNS } from '@dzy/shared';
+import {
+  accountsCall,
+  addAccountCall,
+  type BookAccount,
+  type BookClient,
+  bookClientsCall,
+  openingsCall,
+  saveAuxItemCall,
+  VOUCHER_IMPORT_COLUMNS,
+} from '@dzy/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
@@ -11,6 +20,8 @@ import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startPro
  */
 let product: Product;
 const snap = screenshotsAt('books-');
+/** The client whose book the first journey creates. */
+let bookedAeiId = 0;
 
 beforeAll(async () => {
   product = await startProduct({ sim: { latencyMs: 5 }, startMs: 180_000 });
@@ -30,6 +41,7 @@ describe('账套 and 凭证 in Chromium', () => {
     await page.locator('.ant-radio-button-wrapper').filter({ hasText: '未建账' }).click();
     const setup = page.locator('[data-testid^="setup-"]').first();
     await visible(setup);
+    bookedAeiId = Number((await setup.getAttribute('data-testid'))?.replace('setup-', ''));
     await snap(page, 'list');
     await setup.click();
     const dialog = page.locator('.ant-modal').filter({ hasText: '新建账套' });
@@ -116,7 +128,8 @@ describe('账套 and 凭证 in Chromium', () => {
     });
     const result = page.locator('.ant-modal').filter({ hasText: '下载失败记录' });
     await visible(result);
-    await expect.poll(() => result.textContent()).toContain('失败2条');
+    // The dialog itself mentions 下载失败记录: wait for the job's result (a loaded machine takes a while).
+    await expect.poll(() => result.textContent(), { timeout: 60_000 }).toContain('失败2条');
     await snap(page, 'import');
     const failures = page.waitForEvent('download');
     await result.getByText('下载失败记录').click();
@@ -149,6 +162,81 @@ describe('账套 and 凭证 in Chromium', () => {
     await snap(page, 'unbalanced');
     expect(errors).toEqual([]);
   }, 240_000);
+
+  it('enters 应收账款 openings per customer (辅助核算) and the account and the trial balance take their sum', async () => {
+    const page = await product.newPage();
+    await signIn(page, product.baseUrl, DEMO_ADMIN);
+    const api = async <T>(path: string, data: unknown): Promise<T> => {
+      const body = (await (await page.request.post(`${product.baseUrl}/api/${path}`, { data })).json()) as {
+        code: number;
+        msg: string;
+        data: T;
+      };
+      expect([body.code, body.msg]).toEqual([200, '操作成功']);
+      return body.data;
+    };
+    const clients = await api<{ list: BookClient[] }>(bookClientsCall.path, { state: 'booked', pageSize: 100 });
+    const bookId = clients.list.find((c) => c.aeiId === bookedAeiId)?.bookId ?? 0;
+    expect(bookId).toBeGreaterThan(0);
+    // The accountant's setup: 112201 往来客户 with 辅助核算 客户, and two customers.
+    const chart = await api<{ list: BookAccount[] }>(accountsCall.path, { bookId });
+    const parentId = chart.list.find((a) => a.code === '1122')?.id;
+    await api(addAccountCall.path, { bookId, parentId, name: '往来客户', auxKinds: ['customer'] });
+    await api(saveAuxItemCall.path, { bookId, kind: 'customer', code: 'C001', name: '杭州甲贸易有限公司' });
+    await api(saveAuxItemCall.path, { bookId, kind: 'customer', code: 'C002', name: '杭州乙科技有限公司' });
+
+    await openFromMenu(page, '账务', '账套管理');
+    const search = page.getByPlaceholder('企业名称或税号');
+    await search.fill(String(clients.list.find((c) => c.bookId === bookId)?.qymc));
+    await search.press('Enter');
+    await page.getByTestId(`open-book-${bookedAeiId}`).click();
+    const drawer = page.locator('.ant-drawer');
+    await drawer.getByRole('tab', { name: '期初余额' }).click();
+    await page.getByTestId('opening-aux-112201').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '按客户录入期初' });
+    await visible(dialog);
+    // Two customers: 3,000.00 and 1,500.50 (pasted with a thousands separator).
+    const pick = async (row: number, name: string) => {
+      await dialog.locator('.dzy-aux-picker').nth(row).click();
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+        .filter({ hasText: name })
+        .click();
+    };
+    await pick(0, '杭州甲贸易有限公司');
+    await page.getByTestId('aux-opening-balance-0').fill('3,000');
+    await page.getByTestId('aux-opening-add').click();
+    await pick(1, '杭州乙科技有限公司');
+    await page.getByTestId('aux-opening-balance-1').fill('1500.5');
+    await expect.poll(() => dialog.textContent()).toContain('4,500.50');
+    await snap(page, 'aux-openings');
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    // The account shows the sum; the trial is off by exactly that until 实收资本 takes it.
+    await expect.poll(() => drawer.getByRole('row').filter({ hasText: '112201' }).textContent()).toContain('4,500.50');
+    await visible(page.getByTestId('opening-trial').getByText('试算不平衡'));
+    await drawer
+      .getByRole('tabpanel', { name: '期初余额' })
+      .locator('.ant-segmented-item')
+      .filter({ hasText: '所有者权益' })
+      .click();
+    await page.getByTestId('opening-balance-3001').fill('14500.50');
+    await visible(page.getByTestId('opening-trial').getByText('试算平衡'));
+    await page.getByTestId('save-openings').click();
+    await visible(page.getByText('已保存，期初试算平衡'));
+    // Stored per customer.
+    const saved = await api<{ rows: { accountId: number; auxItemId: number; balance: number }[] }>(openingsCall.path, {
+      bookId,
+    });
+    const leaf = (await api<{ list: BookAccount[] }>(accountsCall.path, { bookId })).list.find(
+      (a) => a.code === '112201',
+    );
+    expect(
+      saved.rows
+        .filter((r) => r.accountId === leaf?.id)
+        .map((r) => r.balance)
+        .sort((a, b) => a - b),
+    ).toEqual([150_050, 300_000]);
+  }, 120_000);
 
   it('the accountant opens 账套管理, 凭证 and 记账设置', async () => {
     const page = await product.newPage();

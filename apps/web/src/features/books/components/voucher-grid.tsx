@@ -367,18 +367,22 @@ function AccountCell({
   );
 }
 
-function AuxPicker({
+/** Picks an item of the account's (first) auxiliary kind; also used by the openings' per-item entry. */
+export function AuxPicker({
   bookId,
   account,
   value,
   disabled,
   onChange,
+  block = false,
 }: {
   bookId: number;
   account: BookAccount;
   value: number;
   disabled: boolean;
   onChange: (id: number) => void;
+  /** Fill the cell (the openings dialog) instead of the grid's fixed width. */
+  block?: boolean;
 }) {
   const kind = account.auxKinds[0];
   const items = useQuery({
@@ -392,6 +396,7 @@ function AuxPicker({
       showSearch
       optionFilterProp="label"
       className="dzy-aux-picker"
+      style={block ? { width: '100%' } : undefined}
       placeholder={`选择${kind ? AUX_KIND_NAMES[kind] : ''}`}
       value={value || undefined}
       disabled={disabled}
