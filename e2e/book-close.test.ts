@@ -6,9 +6,17 @@ import {
   setUpCall,
   vouchersCall,
 } from '@dzy/shared';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
+import {
+  callAs,
+  DEMO_ADMIN,
+  openFromMenu,
+  type Product,
+  screenshotsAt,
+  signIn,
+  startProduct,
+  visible,
+} from './harness';
 
 /**
  * A demo client's month in Chromium: a book, the month's vouchers (made and reviewed through the calls the
@@ -30,39 +38,22 @@ afterAll(async () => {
   await product?.close();
 });
 
-async function api<T>(page: Page, path: string, body: unknown): Promise<T> {
-  const r = (await page.evaluate(
-    async ([p, b]) => {
-      const res = await fetch(`/api/${p}`, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(b),
-      });
-      return res.json();
-    },
-    [path, body] as const,
-  )) as { code: number; msg: string; data: T };
-  if (r.code !== 200) throw new Error(`${path}: ${r.code} ${r.msg}`);
-  return r.data;
-}
-
 describe('期末结账 in Chromium', () => {
   it('closes a demo client’s month from the page and shows its profit', async () => {
     const page = await product.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await signIn(page, product.baseUrl, DEMO_ADMIN);
-    const book = await api<{ bookId: number }>(page, setUpCall.path, {
+    const book = await callAs<{ bookId: number }>(page, setUpCall.path, {
       aeiId: 1,
       startPeriod: '2026-10',
       vatKind: 'small',
     });
-    const { list } = await api<{ list: { id: number; code: string }[] }>(page, accountsCall.path, {
+    const { list } = await callAs<{ list: { id: number; code: string }[] }>(page, accountsCall.path, {
       bookId: book.bookId,
     });
     const id = (code: string) => list.find((a) => a.code === code)?.id ?? 0;
-    await api(page, saveOpeningsCall.path, {
+    await callAs(page, saveOpeningsCall.path, {
       bookId: book.bookId,
       rows: [
         { accountId: id('1002'), balance: 10_000_000 },
@@ -70,7 +61,7 @@ describe('期末结账 in Chromium', () => {
       ],
     });
     const post = (vdate: string, lines: [string, number, number, string][]) =>
-      api(page, saveVoucherCall.path, {
+      callAs(page, saveVoucherCall.path, {
         bookId: book.bookId,
         vdate,
         lines: lines.map(([code, debit, credit, summary]) => ({ accountId: id(code), debit, credit, summary })),
@@ -97,12 +88,12 @@ describe('期末结账 in Chromium', () => {
     expect(await page.getByTestId('close-book').isDisabled()).toBe(true);
     await snap(page, 'before');
 
-    const vouchers = await api<{ list: { id: number }[] }>(page, vouchersCall.path, {
+    const vouchers = await callAs<{ list: { id: number }[] }>(page, vouchersCall.path, {
       bookId: book.bookId,
       periodFrom: '2026-10',
       periodTo: '2026-10',
     });
-    await api(page, reviewVouchersCall.path, { voucherIds: vouchers.list.map((v) => v.id), reviewed: true });
+    await callAs(page, reviewVouchersCall.path, { voucherIds: vouchers.list.map((v) => v.id), reviewed: true });
 
     await page.getByTestId('step-surtax').getByRole('button', { name: '生成凭证' }).click();
     await visible(page.getByTestId('step-surtax').getByText('已生成 记-4'));

@@ -2,9 +2,17 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accountsCall, saveVoucherCall, setUpCall } from '@dzy/shared';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
+import {
+  callAs,
+  DEMO_ADMIN,
+  openFromMenu,
+  type Product,
+  screenshotsAt,
+  signIn,
+  startProduct,
+  visible,
+} from './harness';
 
 /**
  * 批量打印 in Chromium, from the menu: two clients' books (one with October's vouchers, one without), printed
@@ -23,44 +31,27 @@ afterAll(async () => {
   await product?.close();
 });
 
-async function api<T>(page: Page, path: string, body: unknown): Promise<T> {
-  const r = (await page.evaluate(
-    async ([p, b]) => {
-      const res = await fetch(`/api/${p}`, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(b),
-      });
-      return res.json();
-    },
-    [path, body] as const,
-  )) as { code: number; msg: string; data: T };
-  if (r.code !== 200) throw new Error(`${path}: ${r.code} ${r.msg}`);
-  return r.data;
-}
-
 describe('批量打印 in Chromium', () => {
   it('prints two clients’ vouchers and statements in the background and downloads the zip', async () => {
     const page = await product.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await signIn(page, product.baseUrl, DEMO_ADMIN);
-    const a = await api<{ bookId: number; qymc: string }>(page, setUpCall.path, {
+    const a = await callAs<{ bookId: number; qymc: string }>(page, setUpCall.path, {
       aeiId: 1,
       startPeriod: '2026-10',
       vatKind: 'small',
     });
-    const b = await api<{ bookId: number; qymc: string }>(page, setUpCall.path, {
+    const b = await callAs<{ bookId: number; qymc: string }>(page, setUpCall.path, {
       aeiId: 2,
       startPeriod: '2026-10',
       vatKind: 'small',
     });
-    const { list } = await api<{ list: { id: number; code: string }[] }>(page, accountsCall.path, {
+    const { list } = await callAs<{ list: { id: number; code: string }[] }>(page, accountsCall.path, {
       bookId: a.bookId,
     });
     const id = (code: string) => list.find((x) => x.code === code)?.id ?? 0;
-    await api(page, saveVoucherCall.path, {
+    await callAs(page, saveVoucherCall.path, {
       bookId: a.bookId,
       vdate: '2026-10-10',
       attachments: 3,

@@ -6,9 +6,17 @@ import {
   setUpCall,
   statementCall,
 } from '@dzy/shared';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
+import {
+  callAs,
+  DEMO_ADMIN,
+  openFromMenu,
+  type Product,
+  screenshotsAt,
+  signIn,
+  startProduct,
+  visible,
+} from './harness';
 
 /**
  * 账簿 and 财务报表 in Chromium: a demo client's book with a month of vouchers (made through the calls the
@@ -26,39 +34,22 @@ afterAll(async () => {
   await product?.close();
 });
 
-async function api<T>(page: Page, path: string, body: unknown): Promise<T> {
-  const r = (await page.evaluate(
-    async ([p, b]) => {
-      const res = await fetch(`/api/${p}`, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(b),
-      });
-      return res.json();
-    },
-    [path, body] as const,
-  )) as { code: number; msg: string; data: T };
-  if (r.code !== 200) throw new Error(`${path}: ${r.code} ${r.msg}`);
-  return r.data;
-}
-
 describe('账簿 and 财务报表 in Chromium', () => {
   it('shows the month’s ledgers and statements, balanced, with drill-down', async () => {
     const page = await product.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await signIn(page, product.baseUrl, DEMO_ADMIN);
-    const book = await api<{ bookId: number }>(page, setUpCall.path, {
+    const book = await callAs<{ bookId: number }>(page, setUpCall.path, {
       aeiId: 1,
       startPeriod: '2026-01',
       vatKind: 'small',
     });
-    const { list } = await api<{ list: { id: number; code: string }[] }>(page, accountsCall.path, {
+    const { list } = await callAs<{ list: { id: number; code: string }[] }>(page, accountsCall.path, {
       bookId: book.bookId,
     });
     const id = (code: string) => list.find((a) => a.code === code)?.id ?? 0;
-    await api(page, saveOpeningsCall.path, {
+    await callAs(page, saveOpeningsCall.path, {
       bookId: book.bookId,
       rows: [
         { accountId: id('1002'), balance: 10_000_000 },
@@ -66,7 +57,7 @@ describe('账簿 and 财务报表 in Chromium', () => {
       ],
     });
     const post = (vdate: string, lines: [string, number, number, string][]) =>
-      api(page, saveVoucherCall.path, {
+      callAs(page, saveVoucherCall.path, {
         bookId: book.bookId,
         vdate,
         lines: lines.map(([code, debit, credit, summary]) => ({ accountId: id(code), debit, credit, summary })),
@@ -96,13 +87,13 @@ describe('账簿 and 财务报表 in Chromium', () => {
       ['560202', 120_000, 0, '购办公用品'],
       ['1002', 0, 120_000, '购办公用品'],
     ]);
-    const direct = await api<{ totals: { closingDebit: number } }>(page, balanceSheetCall.path, {
+    const direct = await callAs<{ totals: { closingDebit: number } }>(page, balanceSheetCall.path, {
       bookId: book.bookId,
       from: '2026-01',
       to: '2026-01',
     });
     expect(direct.totals.closingDebit).toBe(15_150_000);
-    await api(page, statementCall.path, { bookId: book.bookId, period: '2026-01', kind: 'balance' });
+    await callAs(page, statementCall.path, { bookId: book.bookId, period: '2026-01', kind: 'balance' });
 
     // 账簿: the book chooser opens the remembered (or first) book, its year to the current period.
     await page.evaluate((b) => window.localStorage.setItem('dzy.books.lastBookId', String(b)), book.bookId);

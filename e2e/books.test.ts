@@ -10,7 +10,16 @@ import {
 } from '@dzy/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
+import {
+  callAs,
+  DEMO_ADMIN,
+  openFromMenu,
+  type Product,
+  screenshotsAt,
+  signIn,
+  startProduct,
+  visible,
+} from './harness';
 
 /**
  * 账套管理 and 凭证 in Chromium against the real server: the administrator creates a book for a demo client,
@@ -166,15 +175,7 @@ describe('账套 and 凭证 in Chromium', () => {
   it('enters 应收账款 openings per customer (辅助核算) and the account and the trial balance take their sum', async () => {
     const page = await product.newPage();
     await signIn(page, product.baseUrl, DEMO_ADMIN);
-    const api = async <T>(path: string, data: unknown): Promise<T> => {
-      const body = (await (await page.request.post(`${product.baseUrl}/api/${path}`, { data })).json()) as {
-        code: number;
-        msg: string;
-        data: T;
-      };
-      expect([body.code, body.msg]).toEqual([200, '操作成功']);
-      return body.data;
-    };
+    const api = <T>(path: string, data: unknown) => callAs<T>(page, path, data);
     const clients = await api<{ list: BookClient[] }>(bookClientsCall.path, { state: 'booked', pageSize: 100 });
     const bookId = clients.list.find((c) => c.aeiId === bookedAeiId)?.bookId ?? 0;
     expect(bookId).toBeGreaterThan(0);

@@ -206,3 +206,24 @@ export async function waitFor(url: string, ms: number) {
   }
   throw new Error(`server did not answer ${url} within ${ms} ms`);
 }
+
+/**
+ * Makes a call as the page's signed-in user (the page must be on the product, signed in), for a journey's
+ * setup or a check of what was stored; anything but code 200 throws with the message.
+ */
+export async function callAs<T>(page: Page, path: string, body: unknown): Promise<T> {
+  const r = (await page.evaluate(
+    async ([p, b]) => {
+      const res = await fetch(`/api/${p}`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(b),
+      });
+      return res.json();
+    },
+    [path, body] as const,
+  )) as { code: number; msg: string; data: T };
+  if (r.code !== 200) throw new Error(`${path}: ${r.code} ${r.msg}`);
+  return r.data;
+}

@@ -1,7 +1,16 @@
 import { chooserListCall, WO_MSG, woServiceCall } from '@dzy/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
+import {
+  callAs,
+  DEMO_ADMIN,
+  openFromMenu,
+  type Product,
+  screenshotsAt,
+  signIn,
+  startProduct,
+  visible,
+} from './harness';
 
 const ZHANG = '13800000002';
 const snap = screenshotsAt('workorder-');
@@ -15,22 +24,14 @@ afterAll(async () => {
   await product?.close();
 });
 
-/** A call made with the page's session (for finding demo data the journey then works on through the UI). */
-async function api<T>(page: Page, path: string, body: unknown): Promise<T> {
-  const res = await page.request.post(`${product.baseUrl}/api/${path}`, { data: body });
-  const json = (await res.json()) as { code: number; msg: string; data: T };
-  if (json.code !== 200) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
-
 /** A client with a contract line whose service item is linked to a template and has no work order yet. */
 async function clientWithStartableLine(page: Page) {
-  const clients = await api<{ list: { id: number; qymc: string }[] }>(page, chooserListCall.path, {
+  const clients = await callAs<{ list: { id: number; qymc: string }[] }>(page, chooserListCall.path, {
     pageNum: 1,
     pageSize: 50,
   });
   for (const c of clients.list) {
-    const lines = await api<
+    const lines = await callAs<
       { lineId: number; templateId: number | null; workOrderId: number | null; serviceName: string }[]
     >(page, woServiceCall.path, { enterpriseId: c.id });
     const line = lines.find((l) => l.templateId && !l.workOrderId);
