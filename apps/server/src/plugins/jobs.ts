@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { inScope, type Queryable, type Scope, type Tx } from '../db/client.js';
-import { jobs } from '../db/schema/index.js';
+import { jobs, organisations } from '../db/schema/index.js';
 import type { Deps } from './calls.js';
 import { isConnectionLost } from './errors.js';
 
@@ -213,6 +213,31 @@ export function chinaDate(at = new Date()): string {
     month: '2-digit',
     day: '2-digit',
   }).format(at);
+}
+
+/**
+ * Queues, for a China date, one job of each given queue for every agency (代理机构 and 会计工厂), keyed
+ * `<key>:<agency>:<date>` so that several server processes (or several ticks) create each job once.
+ * Returns how many agencies got them.
+ */
+export async function enqueueForEveryAgency(
+  deps: Pick<Deps, 'db' | 'wakeJobs'>,
+  date: string,
+  queues: readonly { queue: string; key: string }[],
+): Promise<number> {
+  const agencies = await deps.db.app
+    .select({ id: organisations.id })
+    .from(organisations)
+    .where(inArray(organisations.orgType, ['dls', 'kd']))
+    .orderBy(asc(organisations.id));
+  for (const { id } of agencies) {
+    await inScope(deps.db.app, { agencyId: id, userId: null }, async (tx) => {
+      for (const q of queues)
+        await enqueue(tx, { agencyId: id, queue: q.queue, key: `${q.key}:${id}:${date}`, payload: { date } });
+    });
+  }
+  deps.wakeJobs();
+  return agencies.length;
 }
 
 /** How often a daily timer looks whether a new day began. */

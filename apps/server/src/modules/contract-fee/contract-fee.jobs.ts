@@ -1,10 +1,9 @@
 import { FEE_REMIND_DAYS, feeYuan } from '@dzy/shared';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { inScope } from '../../db/client.js';
-import { contracts, enterprises, memberships, organisations, receivables } from '../../db/schema/index.js';
+import { contracts, enterprises, memberships, receivables } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
-import { chinaDate, enqueue, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
+import { chinaDate, enqueue, enqueueForEveryAgency, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
 import { addDays, daysBetween } from '../contract/contract-dates.js';
 import { notifyEvent } from '../message/notify.js';
 
@@ -16,18 +15,7 @@ export const FEE_REMIND_QUEUE = 'fee.remind';
  * processes (or several ticks) create each once.
  */
 export async function scheduleFeeReminders(deps: Deps, date = chinaDate()): Promise<number> {
-  const agencies = await deps.db.app
-    .select({ id: organisations.id })
-    .from(organisations)
-    .where(inArray(organisations.orgType, ['dls', 'kd']))
-    .orderBy(asc(organisations.id));
-  for (const { id } of agencies) {
-    await inScope(deps.db.app, { agencyId: id, userId: null }, (tx) =>
-      enqueue(tx, { agencyId: id, queue: FEE_SCAN_QUEUE, key: `fee-scan:${id}:${date}`, payload: { date } }),
-    );
-  }
-  deps.wakeJobs();
-  return agencies.length;
+  return enqueueForEveryAgency(deps, date, [{ queue: FEE_SCAN_QUEUE, key: 'fee-scan' }]);
 }
 
 /** Starts the daily timer with the server. */

@@ -6,12 +6,12 @@ import {
   filingReminderText,
   REMIND_DAYS_DEFAULT,
 } from '@dzy/shared';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { inScope, type Queryable } from '../../db/client.js';
-import { agencyFilingSettings, filingReminders, memberships, organisations } from '../../db/schema/index.js';
+import type { Queryable } from '../../db/client.js';
+import { agencyFilingSettings, filingReminders, memberships } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
-import { chinaDate, enqueue, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
+import { chinaDate, enqueueForEveryAgency, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
 import { notifyEvent } from '../message/notify.js';
 import { calendarMonths, dueReturns, isFiledState } from './due.js';
 
@@ -28,18 +28,7 @@ const addDays = (date: string, n: number) => new Date(Date.parse(date) + n * 86_
 
 /** Creates the day's reminder scan of every agency (the key holds the date: once per day, whatever ticks). */
 export async function scheduleFilingReminders(deps: Deps, date = chinaDate()): Promise<number> {
-  const agencies = await deps.db.app
-    .select({ id: organisations.id })
-    .from(organisations)
-    .where(inArray(organisations.orgType, ['dls', 'kd']))
-    .orderBy(asc(organisations.id));
-  for (const { id } of agencies) {
-    await inScope(deps.db.app, { agencyId: id, userId: null }, (tx) =>
-      enqueue(tx, { agencyId: id, queue: FILING_REMIND_QUEUE, key: `filing-remind:${id}:${date}`, payload: { date } }),
-    );
-  }
-  deps.wakeJobs();
-  return agencies.length;
+  return enqueueForEveryAgency(deps, date, [{ queue: FILING_REMIND_QUEUE, key: 'filing-remind' }]);
 }
 
 export function startFilingReminders(app: FastifyInstance, deps: Deps) {

@@ -1,10 +1,9 @@
 import { EXPIRED_MARK, MESSAGE_KEEP_MONTHS } from '@dzy/shared';
-import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { inScope } from '../../db/client.js';
-import { enterprises, memberships, messages, organisations } from '../../db/schema/index.js';
+import { enterprises, memberships, messages } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
-import { chinaDate, enqueue, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
+import { chinaDate, enqueue, enqueueForEveryAgency, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
 import { notifyEvent } from './notify.js';
 
 export const CLEANUP_QUEUE = 'message.cleanup';
@@ -16,24 +15,10 @@ export const EXPIRY_QUEUE = 'message.expiry';
  * whose membership expired. Keys hold the date, so several server processes create each job once.
  */
 export async function scheduleDailyJobs(deps: Deps, date = chinaDate()): Promise<number> {
-  const agencies = await deps.db.app
-    .select({ id: organisations.id })
-    .from(organisations)
-    .where(inArray(organisations.orgType, ['dls', 'kd']))
-    .orderBy(asc(organisations.id));
-  for (const { id } of agencies) {
-    await inScope(deps.db.app, { agencyId: id, userId: null }, async (tx) => {
-      await enqueue(tx, { agencyId: id, queue: CLEANUP_QUEUE, key: `cleanup:${id}:${date}`, payload: { date } });
-      await enqueue(tx, {
-        agencyId: id,
-        queue: EXPIRY_SCAN_QUEUE,
-        key: `expiry-scan:${id}:${date}`,
-        payload: { date },
-      });
-    });
-  }
-  deps.wakeJobs();
-  return agencies.length;
+  return enqueueForEveryAgency(deps, date, [
+    { queue: CLEANUP_QUEUE, key: 'cleanup' },
+    { queue: EXPIRY_SCAN_QUEUE, key: 'expiry-scan' },
+  ]);
 }
 
 /** Starts the daily timer with the server. */

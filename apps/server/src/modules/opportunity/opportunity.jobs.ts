@@ -1,10 +1,10 @@
 import { OPP_MSG, OPP_REMINDER_LABEL } from '@dzy/shared';
 import { and, asc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { inScope, type Tx } from '../../db/client.js';
-import { memberships, opportunities, organisations } from '../../db/schema/index.js';
+import type { Tx } from '../../db/client.js';
+import { memberships, opportunities } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
-import { chinaDate, enqueue, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
+import { chinaDate, enqueueForEveryAgency, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
 import { addDays } from '../contract/contract-dates.js';
 import { notifyEvent } from '../message/notify.js';
 import { autoReleaseDaysOf, chinaDayStart, chinaTime } from './opportunity.repo.js';
@@ -16,18 +16,7 @@ const BATCH = 100;
 
 /** Creates the day's opportunity job of every agency (the key holds the date: once per agency and day). */
 export async function scheduleOpportunityJobs(deps: Deps, date = chinaDate()): Promise<number> {
-  const agencies = await deps.db.app
-    .select({ id: organisations.id })
-    .from(organisations)
-    .where(inArray(organisations.orgType, ['dls', 'kd']))
-    .orderBy(asc(organisations.id));
-  for (const { id } of agencies) {
-    await inScope(deps.db.app, { agencyId: id, userId: null }, (tx) =>
-      enqueue(tx, { agencyId: id, queue: OPP_DAILY_QUEUE, key: `opp-daily:${id}:${date}`, payload: { date } }),
-    );
-  }
-  deps.wakeJobs();
-  return agencies.length;
+  return enqueueForEveryAgency(deps, date, [{ queue: OPP_DAILY_QUEUE, key: 'opp-daily' }]);
 }
 
 export function startOpportunitySchedule(app: FastifyInstance, deps: Deps) {

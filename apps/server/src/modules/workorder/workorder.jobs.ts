@@ -1,27 +1,16 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { inScope, type Tx } from '../../db/client.js';
-import { enterprises, organisations, workOrderSteps, workOrders } from '../../db/schema/index.js';
+import type { Tx } from '../../db/client.js';
+import { enterprises, workOrderSteps, workOrders } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
-import { chinaDate, enqueue, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
+import { chinaDate, enqueueForEveryAgency, type JobHandler, startDailyTimer } from '../../plugins/jobs.js';
 import { notifyEvent } from '../message/notify.js';
 
 export const WO_OVERDUE_QUEUE = 'workorder.overdue';
 
 /** Creates the day's overdue scan of every agency (keyed by the date: once a day, whatever reruns). */
 export async function scheduleOverdueScans(deps: Deps, date = chinaDate()): Promise<number> {
-  const agencies = await deps.db.app
-    .select({ id: organisations.id })
-    .from(organisations)
-    .where(inArray(organisations.orgType, ['dls', 'kd']))
-    .orderBy(asc(organisations.id));
-  for (const { id } of agencies) {
-    await inScope(deps.db.app, { agencyId: id, userId: null }, (tx) =>
-      enqueue(tx, { agencyId: id, queue: WO_OVERDUE_QUEUE, key: `wo-overdue:${id}:${date}`, payload: { date } }),
-    );
-  }
-  deps.wakeJobs();
-  return agencies.length;
+  return enqueueForEveryAgency(deps, date, [{ queue: WO_OVERDUE_QUEUE, key: 'wo-overdue' }]);
 }
 
 export function startOverdueSchedule(app: FastifyInstance, deps: Deps) {
