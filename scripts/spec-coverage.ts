@@ -16,9 +16,9 @@ const HELPER_SOURCES = ['apps/helper/src', 'apps/tax-sim/src'];
 export interface SpecCall {
   doc: string;
   section: string;
-  /** As the spec names it, with the prefix it follows (inferred from the path before it in the bullet). */
+  /** As the spec names it, a bare name under the prefix written before it in the bullet. */
   call: string;
-  /** Written out in full in the spec (matched exactly); otherwise a bare name or one under an inferred prefix. */
+  /** The spec gives its prefix (matched by path); otherwise a bare name or one under a prefix carried over a ';'. */
   explicit: boolean;
 }
 
@@ -73,7 +73,11 @@ function callsOfLine(line: string, base: string): { call: string; explicit: bool
   // Sentences end the reach of a prefix.
   for (const sentence of cleanClause(line).split(/\.\s+(?=[A-Z])|\.$/)) {
     let prefix = base;
+    // A prefix written in the same clause (a list after a path) is the spec's; one carried over a ';'
+    // ("org/agencyOrganizeList {…}; saveAgencyInviteList") is a guess, so such names may match by name.
+    let carried = false;
     for (const clause of sentence.split(';')) {
+      carried = prefix !== base;
       // "aisino/declared: chkSbUser, …" and "wddb: determineGs, …" give a prefix; "Pool: user/…" is a label,
       // and a label can itself end in a call ("Opportunities …, changeBusiOppFollowupBy: shapes not shown").
       let parts = [clause];
@@ -89,6 +93,7 @@ function callsOfLine(line: string, base: string): { call: string; explicit: bool
         const single = left.length > 0 && !/\s/.test(left);
         if (single && (isPath(left) || /^[a-z]/.test(left)) && first.length === 1 && ident(first[0] ?? '')) {
           prefix = left.endsWith('/') ? left : `${left}/`;
+          carried = false;
           parts = [right];
         } else parts = [left, right];
       }
@@ -101,15 +106,17 @@ function callsOfLine(line: string, base: string): { call: string; explicit: bool
           if (words.length === 2 && isPath(words[0] ?? '') && /^[A-Za-z]\w*$/.test(words[1] ?? '')) {
             const p = words[0] ?? '';
             prefix = p.endsWith('/') ? p : `${p}/`;
-            if (ident(words[1] ?? '')) push(prefix + words[1], false);
+            carried = false;
+            if (ident(words[1] ?? '')) push(prefix + words[1], true);
             continue;
           }
           const paths = words.filter(isPath);
           if (paths.length > 0) {
             for (const p of paths) {
+              carried = false;
               if (p.endsWith('/')) prefix = p;
               else if (/^\w+\/\{\w+\}$/.test(p))
-                push(prefix + p, false); // deleteAgencyRole/{id}
+                push(prefix + p, true); // deleteAgencyRole/{id}
               else {
                 push(p, true);
                 prefix = p.slice(0, p.lastIndexOf('/') + 1);
@@ -122,8 +129,8 @@ function callsOfLine(line: string, base: string): { call: string; explicit: bool
           const w = words[0] ?? '';
           const previous = out.at(-1)?.call;
           // "checkPersonHasMenuAuth and V2": the same call's next version.
-          if (/^V\d+$/.test(w) && previous) push(previous.replace(/V\d+$/, '') + w, false);
-          else if (prefix && ident(w)) push(prefix + w, false);
+          if (/^V\d+$/.test(w) && previous) push(previous.replace(/V\d+$/, '') + w, out.at(-1)?.explicit ?? false);
+          else if (prefix && ident(w)) push(prefix + w, !carried);
           else if (camel(w)) push(w, false);
         }
     }
@@ -238,7 +245,7 @@ export function renderCoverage(served: string[], specCalls = extractSpecCalls())
   };
   const helperText = helperSourceText();
   const rows: Row[] = specCalls.map((c) => {
-    const reason = reasons[c.call] ?? (c.explicit ? undefined : reasons[c.call.split('/').at(-1) ?? '']);
+    const reason = reasons[c.call] ?? reasons[c.call.split('/').at(-1) ?? ''];
     if (c.call.startsWith('helper: ')) {
       let name = c.call.slice('helper: '.length);
       // The helper's POST paths are constants of the shared protocol (HELPER_PATH.etax = '/hb_etax_ex').
@@ -276,6 +283,9 @@ export function renderCoverage(served: string[], specCalls = extractSpecCalls())
     "A bare name is shown under the path written before it in the same bullet (the spec's list notation);",
     '"same name" means the call is served under another prefix. Calls the spec gives without a path',
     `(\`{token}\` and \`{hash}\` placeholders, ${placeholders} of them) and calls it only describes are not listed.`,
+    '`helper:` rows are the helper program\'s own endpoints and funcs (tax-bureau.md, "Local helper service"):',
+    'served when apps/helper or apps/tax-sim names them in its source. tax-bureau.md\'s "Server calls" are',
+    "the product's own calls and are matched like the others.",
     '',
     `Total: ${totals(rows)}.`,
     '',
