@@ -155,6 +155,8 @@ function helperCallsOfLine(line: string): string[] {
 export let placeholders = 0;
 
 export function extractSpecCalls(specDir = SPEC_DIR): SpecCall[] {
+  if (!existsSync(specDir))
+    throw new Error(`the spec is not at ${specDir} (expected ../shared/spec beside the repository)`);
   const calls: SpecCall[] = [];
   placeholders = 0;
   for (const doc of ['foundation.md', 'business.md', 'tax-bureau.md']) {
