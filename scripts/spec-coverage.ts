@@ -10,6 +10,11 @@ import { HELPER_PATH } from '@dzy/shared';
 const ROOT = resolve(import.meta.dirname, '..');
 export const SPEC_DIR = resolve(ROOT, '../shared/spec');
 export const COVERAGE_FILE = resolve(ROOT, 'docs/spec-coverage.md');
+/**
+ * The calls read from the spec, kept beside the table: the spec lives outside the repository (../shared/spec),
+ * so a checkout without it still checks the table against the routes.
+ */
+export const SPEC_CALLS_FILE = resolve(ROOT, 'docs/spec-calls.json');
 const REASONS_FILE = resolve(ROOT, 'docs/spec-coverage-reasons.json');
 const HELPER_SOURCES = ['apps/helper/src', 'apps/tax-sim/src'];
 
@@ -222,7 +227,8 @@ function helperSourceText(): string {
  * The table, from the spec and the routes the product serves (`served`: call paths and plain routes,
  * without /api/, e.g. "user/agency/importPassword").
  */
-export function renderCoverage(served: string[], specCalls = extractSpecCalls()): string {
+export function renderCoverage(served: string[], spec: SpecExtract = committedSpec()): string {
+  const specCalls = spec.calls;
   const reasons = JSON.parse(readFileSync(REASONS_FILE, 'utf8')) as Record<string, Reason>;
   // A plain route's parameters are not part of the spec's name: user/fp/xxfp/doInvoicePrintV2/:id.
   const servedAs = new Map<string, string>();
@@ -284,7 +290,7 @@ export function renderCoverage(served: string[], specCalls = extractSpecCalls())
     '',
     "A bare name is shown under the path written before it in the same bullet (the spec's list notation);",
     '"same name" means the call is served under another prefix. Calls the spec gives without a path',
-    `(\`{token}\` and \`{hash}\` placeholders, ${placeholders} of them) and calls it only describes are not listed.`,
+    `(\`{token}\` and \`{hash}\` placeholders, ${spec.placeholders} of them) and calls it only describes are not listed.`,
     '`helper:` rows are the helper program\'s own endpoints and funcs (tax-bureau.md, "Local helper service"):',
     'served when apps/helper or apps/tax-sim names them in its source. tax-bureau.md\'s "Server calls" are',
     "the product's own calls and are matched like the others.",
@@ -305,6 +311,25 @@ export function renderCoverage(served: string[], specCalls = extractSpecCalls())
   return out.join('\n');
 }
 
+/** What the spec names: its calls, and how many placeholders it gives instead of a path. */
+export interface SpecExtract {
+  placeholders: number;
+  calls: SpecCall[];
+}
+
+/** Reads the spec (../shared/spec). */
+export function extractSpec(specDir = SPEC_DIR): SpecExtract {
+  const calls = extractSpecCalls(specDir);
+  return { placeholders, calls };
+}
+
+/** The spec's calls as last extracted (docs/spec-calls.json). */
+export function committedSpec(): SpecExtract {
+  return JSON.parse(readFileSync(SPEC_CALLS_FILE, 'utf8')) as SpecExtract;
+}
+
+const specJson = (spec: SpecExtract) => `${JSON.stringify(spec, null, 2)}\n`;
+
 /** The calls and plain routes the server registers, without the /api/ prefix. */
 export async function servedRoutes(): Promise<string[]> {
   const { default: Fastify } = await import('fastify');
@@ -322,14 +347,21 @@ export async function servedRoutes(): Promise<string[]> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const calls = extractSpecCalls();
+  const spec = extractSpec();
+  const { calls } = spec;
   for (const doc of [...new Set(calls.map((c) => c.doc))])
     console.log(`${doc}: ${calls.filter((c) => c.doc === doc).length} calls`);
-  const text = renderCoverage(await servedRoutes(), calls);
+  const text = renderCoverage(await servedRoutes(), spec);
   if (process.argv.includes('--check')) {
-    if (!existsSync(COVERAGE_FILE) || readFileSync(COVERAGE_FILE, 'utf8') !== text) {
-      console.error('docs/spec-coverage.md is stale: run npx tsx scripts/spec-coverage.ts');
+    const stale = (file: string, want: string) => !existsSync(file) || readFileSync(file, 'utf8') !== want;
+    // The JSON is compared as data (the formatter lays the file out its own way).
+    const callsStale = !existsSync(SPEC_CALLS_FILE) || JSON.stringify(committedSpec()) !== JSON.stringify(spec);
+    if (stale(COVERAGE_FILE, text) || callsStale) {
+      console.error('docs/spec-coverage.md or docs/spec-calls.json is stale: run npx tsx scripts/spec-coverage.ts');
       process.exit(1);
     }
-  } else writeFileSync(COVERAGE_FILE, text);
+  } else {
+    writeFileSync(COVERAGE_FILE, text);
+    writeFileSync(SPEC_CALLS_FILE, specJson(spec));
+  }
 }

@@ -1,13 +1,23 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { COVERAGE_FILE, extractSpecCalls, renderCoverage, servedRoutes } from '../../../scripts/spec-coverage.js';
+import {
+  COVERAGE_FILE,
+  committedSpec,
+  extractSpec,
+  renderCoverage,
+  SPEC_DIR,
+  servedRoutes,
+} from '../../../scripts/spec-coverage.js';
 
 // docs/spec-coverage.md (issue 19): every call the spec names and what serves it. Regenerate with
-// `npx tsx scripts/spec-coverage.ts` when a call is added, moved or given a reason.
+// `npx tsx scripts/spec-coverage.ts` when a call is added, moved or given a reason. The spec sits outside the
+// repository (../shared/spec); the calls read from it are kept in docs/spec-calls.json, which is checked
+// against the spec wherever the spec is present, and the table against the routes everywhere.
 
 describe('spec coverage', () => {
   it('reads the spec notations: full paths, lists after a prefix, "followed by:", versions, placeholders', () => {
-    const calls = extractSpecCalls().map((c) => c.call);
+    const calls = committedSpec().calls.map((c) => c.call);
+    if (existsSync(SPEC_DIR)) expect(extractSpec()).toEqual(committedSpec());
     expect(calls).toEqual(
       expect.arrayContaining([
         'user/contract/temp/selectTemplatePage', // a full path
