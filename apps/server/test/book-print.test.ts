@@ -313,9 +313,14 @@ describe('a print run survives its server', () => {
       `select enterprise_id from book_print_clients where run_id = $1 and state is not null order by id`,
       [Number(runId)],
     );
+    // On the embedded engine the jobs share the main thread with the page's polling, so the first server
+    // may have printed every client before it stopped; the crash is then made by hand below either way.
     expect(printed.length).toBeGreaterThanOrEqual(3);
-    expect(printed.length).toBeLessThan(RESUME_CLIENTS.length);
     const [lost, unrecorded] = printed.map((p) => p.enterprise_id);
+    // A client still pending means the run is still running (it ends when none is).
+    await rig.owner(db, `update book_runs set state = 'running', finished_at = null, file_name = '' where id = $1`, [
+      Number(runId),
+    ]);
     // Work never committed: no outcome, no file.
     await rig.owner(
       db,

@@ -478,15 +478,17 @@ describe('商机: the daily job — automatic release with its warning, follow-u
       { owner_id: ID.zhang, n: 1 },
       { owner_id: null, n: 229 },
     ]);
+    // As an array literal: the embedded engine's owner query would spread a JS array into a row.
+    const idList = `{${ids.join(',')}}`;
     const logs = await t.ownerQuery<{ n: number }>(
       "select count(*)::int as n from opportunity_transfers where kind = 'auto' and opportunity_id = any($1::int[])",
-      [ids],
+      [idList],
     );
     expect(logs[0]?.n).toBe(229);
     await runDay('2041-01-10');
     const again = await t.ownerQuery<{ n: number }>(
       "select count(*)::int as n from opportunity_transfers where kind = 'auto' and opportunity_id = any($1::int[])",
-      [ids],
+      [idList],
     );
     expect(again[0]?.n).toBe(229);
     expect((await t.call(saveOppSettingCall.path, { ...body, autoReleaseDays: 0 }, admin)).code).toBe(CODE.OK);
