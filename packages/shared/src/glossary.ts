@@ -403,9 +403,9 @@ export const GLOSSARY = {
   service_name: { zh: '服务名称', meaning: 'Filter of the service item list: part of the name.' },
   // declare: tax data (税务数据 /declare/sjcx)
   source: {
-    zh: '数据来源',
+    zh: '来源',
     meaning:
-      "Tax data: where a tab's data came from: 'check' the last batch check, 'query' a live query (kept per enterprise and tab), 'none' nothing yet.",
+      "Where something came from. Tax data: 'check' the last batch check, 'query' a live query (kept per enterprise and tab), 'none' nothing yet. Opportunities: how the lead was found (商机来源).",
   },
   collectedAt: {
     zh: '采集时间',
