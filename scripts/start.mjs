@@ -50,7 +50,8 @@ async function waitFor(url, ms) {
 const env = {};
 if (!process.env.TAX_BUREAU_URL) {
   let port = Number(process.env.TAX_SIM_PORT ?? 8090);
-  if (!(await portFree(port))) {
+  // The product's own port is not free for the bureau either, though nothing listens on it yet.
+  if (port === Number(process.env.PORT ?? 8080) || !(await portFree(port))) {
     const taken = port;
     port = await anyPort();
     console.warn(`端口 ${taken} 已被占用，模拟电子税务局改用端口 ${port}`);
