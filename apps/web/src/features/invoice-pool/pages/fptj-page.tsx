@@ -7,9 +7,10 @@ import {
   searchJxppDataCall,
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Card, DatePicker, Input, Table, Typography } from 'antd';
+import { Alert, Card, DatePicker, Input, Table, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { type ListColumn, ListTable } from '../../../components/list-page/list-table';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { usePagedList } from '../../../lib/paging';
@@ -67,6 +68,20 @@ function Stats() {
         />
         <Typography.Text type="secondary">数据来自发票池已采集与已开具的发票</Typography.Text>
       </div>
+      {trend.isSuccess && months.every((m) => m.xxCount === 0 && m.jxCount === 0) && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="tj-none"
+          title="近12个月还没有发票数据"
+          description={
+            <span>
+              统计来自发票池中已采集和已开具的发票。请先到 <Link to="/moreModuleCloudInvoice/fpc">发票池</Link>{' '}
+              选择月份和企业，点击「采集」从电子税务局取回发票。
+            </span>
+          }
+        />
+      )}
       <div className="dzy-pool-sums" data-testid="tj-sums">
         <Sum label={`${month} 销项金额`} value={fenText(cur?.xxAmount ?? 0)} />
         <Sum label="销项税额" value={fenText(cur?.xxTax ?? 0)} />
