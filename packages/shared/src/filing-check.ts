@@ -37,7 +37,10 @@ export const REMIND_DAYS_MAX = 15;
 export const LBSJC_WHITELIST = 'lbsjc';
 export const WSB_WHITELIST = 'wsbsdt';
 /** Menu paths switched by a white list: absent from the menu when the agency is not on it. */
-export const MENU_WHITELIST_GATES: Readonly<Record<string, string>> = { '/declare/lbsjc': LBSJC_WHITELIST };
+export const MENU_WHITELIST_GATES: Readonly<Record<string, string>> = {
+  '/declare/lbsjc': LBSJC_WHITELIST,
+  '/nested/kjgcgl/kjgcxx': 'dljghdkjgcmenu',
+};
 /** Button permissions switched by a white list. */
 export const PERM_WHITELIST_GATES: Readonly<Record<string, string>> = {
   'declare:lbsjc:view': LBSJC_WHITELIST,

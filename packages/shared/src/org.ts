@@ -205,7 +205,8 @@ export const agencyApplyItemSchema = z.object({
   id: z.number(),
   agencyName: z.string(),
   agencyTax: z.string(),
-  agencyType: z.enum(['dls', 'kd']),
+  /** kjgc: an application to become an accounting factory (saveKjgcApplyInfo). */
+  agencyType: z.enum(['dls', 'kd', 'kjgc']),
   sssf: z.string(),
   ssds: z.string(),
   ssqx: z.string(),

@@ -215,7 +215,7 @@ export const agencyApplications = pgTable(
       .references(() => users.id),
     agencyName: text('agency_name').notNull(),
     agencyTax: text('agency_tax').notNull(),
-    agencyType: text('agency_type').$type<'dls' | 'kd'>().notNull().default('dls'),
+    agencyType: text('agency_type').$type<'dls' | 'kd' | 'kjgc'>().notNull().default('dls'),
     sssf: text().notNull(),
     ssds: text().notNull(),
     ssqx: text().notNull(),

@@ -8,7 +8,7 @@ import {
   PERM_WHITELIST_GATES,
 } from '@dzy/shared';
 import { type ServerModule, serve } from '../../plugins/calls.js';
-import { whitelistsOf } from '../filing-check/gate.js';
+import { whitelistsFor } from '../../lib/whitelist.js';
 
 /** The menu tree a holder of `perms` may see: pages they hold (or that need none), directories that keep a page. */
 export function menuTreeFor(perms: readonly string[], parentId = 0, lists?: ReadonlySet<string>): MenuNode[] {
@@ -29,7 +29,7 @@ export const menuModule: ServerModule = {
   name: 'menu',
   calls: [
     serve(getRoutersCall, async ({ session, tx }) => {
-      const lists = await whitelistsOf(tx, session.agencyId);
+      const lists = await whitelistsFor(tx, session);
       const gated = (p: string) => PERM_WHITELIST_GATES[p] !== undefined && !lists.has(PERM_WHITELIST_GATES[p] ?? '');
       return { menus: menuTreeFor(session.perms, 0, lists), buttons: session.perms.filter((p) => !gated(p)) };
     }),

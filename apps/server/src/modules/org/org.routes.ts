@@ -14,6 +14,7 @@ import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { sessionInfo } from '../../plugins/session.js';
 import { agencyCalls } from './agency.routes.js';
+import { kjgcCalls } from './kjgc.routes.js';
 import { switchSessionOrg } from './org.service.js';
 import { platformCalls } from './platform.routes.js';
 
@@ -106,6 +107,7 @@ export const orgModule: ServerModule = {
     }),
 
     ...agencyCalls,
+    ...kjgcCalls,
     ...platformCalls,
   ],
 };

@@ -192,7 +192,7 @@ export const platformCalls = [
     await deps.sms.send(
       tx,
       phone,
-      `【代账云】您申请创建的代理机构“${a.agencyName}”已审核通过，您是该机构的管理员，请登录后使用。`,
+      `【代账云】您申请创建的${a.agencyType === 'kjgc' ? '会计工厂' : '代理机构'}“${a.agencyName}”已审核通过，您是该机构的管理员，请登录后使用。`,
     );
     return { agencyId: org.id };
   }),
