@@ -158,12 +158,15 @@ export async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<Sessi
           .where(and(eq(memberships.userId, u.id), eq(memberships.orgId, orgId)))
           .limit(1);
   const agencyId = place ? (place.o.kjgcDlsId ?? place.o.id) : null;
-  // Roles are tenant rows: read them in the membership's agency.
-  if (place) await setScope(tx, { agencyId, userId: u.id });
+  // Roles are tenant rows: read them in the membership's agency (a factory's own, even while it acts for another).
+  if (place) await setScope(tx, { agencyId: place.m.agencyId, userId: u.id });
   const perms = [
     ...(place ? (place.m.isAdmin ? [ALL_PERMS] : await rolePerms(tx, place.m.id)) : []),
     ...(u.isOperator ? OPERATOR_PERMS : []),
   ];
+  if (place) await setScope(tx, { agencyId, userId: u.id });
+  // A factory sees only the clients handed over to it (kjgc_handovers; migration 0033's policy on enterprises).
+  await setKjgcScope(tx, place?.o.orgType === 'kjgc' ? place.o.id : null);
   return {
     sessionId: s.id,
     userId: u.id,
@@ -184,6 +187,11 @@ export async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<Sessi
     isOperator: u.isOperator,
     perms,
   };
+}
+
+/** Sets (or clears) the factory the rest of the transaction acts as, read by app_kjgc() in policies. */
+export async function setKjgcScope(tx: Tx, kjgcId: number | null) {
+  await tx.execute(sql`select set_config('app.kjgc_id', ${kjgcId?.toString() ?? ''}, true)`);
 }
 
 const GRANTABLE = new Set<string>(GRANTABLE_PERMS);
