@@ -20,8 +20,9 @@ import { type Queryable, setScope } from '../../db/client.js';
 import { listPage, NO_CURSORS } from '../../db/paging.js';
 import { departments, invites, memberships, organisations, sessions, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
-import { type Served, serve } from '../../plugins/calls.js';
+import { type Deps, type Served, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
+import type { SessionCtx } from '../../plugins/session.js';
 import { addMember } from '../org/provision.js';
 import { placeOf } from './staff.service.js';
 
@@ -40,10 +41,10 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * Where the invitee's link points: PUBLIC_URL when the deployment sets it (so a forged Host header cannot
  * put another site into the platform's SMS), else the address the inviter is using the product at.
  */
-const originOf = (req: FastifyRequest, publicUrl: string | null) => publicUrl ?? `${req.protocol}://${req.host}`;
+export const originOf = (req: FastifyRequest, publicUrl: string | null) => publicUrl ?? `${req.protocol}://${req.host}`;
 
 /** Invitations go to the agency itself; an accounting factory's session cannot send them. */
-function agencyPlace(session: Parameters<typeof placeOf>[0]) {
+export function agencyPlace(session: Parameters<typeof placeOf>[0]) {
   const place = placeOf(session);
   if (place.orgId !== place.agencyId)
     throw new AppError(CODE.BAD_REQUEST, '会计工厂暂不支持邀请员工，请切换到代理机构后邀请');
@@ -79,61 +80,74 @@ const statusFilter = (status: number | undefined): SQL | undefined => {
   return eq(invites.status, status);
 };
 
-export const inviteCalls: Served[] = [
-  serve(saveAgencyInviteCall, async ({ body, session, tx, req, deps }) => {
-    const place = agencyPlace(session);
-    if (body.departmentId !== undefined) {
-      const [dept] = await tx
-        .select({ id: departments.id })
-        .from(departments)
-        .where(and(eq(departments.id, body.departmentId), eq(departments.agencyId, place.agencyId)));
-      if (!dept) throw new AppError(CODE.NOT_FOUND, '部门不存在');
-    }
-    const [member] = await tx
-      .select({ id: memberships.id })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .where(
-        and(eq(users.phone, body.sjh), eq(memberships.agencyId, place.agencyId), eq(memberships.orgId, place.orgId)),
-      )
-      .limit(1);
-    if (member) throw new AppError(STAFF_CODE.alreadyMember, STAFF_MSG.alreadyMember);
-    const [pending] = await tx
-      .select({ id: invites.id })
-      .from(invites)
-      .where(
-        and(eq(invites.agencyId, place.agencyId), eq(invites.phone, body.sjh), statusFilter(INVITE_STATUS.pending)),
-      )
-      .limit(1);
-    if (pending) throw new AppError(CODE.CONFLICT, STAFF_MSG.invitePending);
+/** What one invitation needs besides its body: the caller and where the SMS link points. */
+export interface InviteCtx {
+  session: SessionCtx;
+  tx: Queryable;
+  req: FastifyRequest;
+  deps: Deps;
+}
 
-    const [row] = await tx
-      .insert(invites)
-      .values({
-        agencyId: place.agencyId,
-        phone: body.sjh,
-        hymc: body.hymc ?? '',
-        inviterId: session.userId,
-        role: body.role,
-        departmentId: body.departmentId ?? null,
-        expiresAt: new Date(Date.now() + INVITE_VALID_DAYS * DAY_MS),
-      })
-      .returning({ id: invites.id });
-    if (!row) throw new AppError(CODE.ERROR, '邀请失败，请稍后再试');
-    const link = `${originOf(req, deps.config.publicUrl)}/#${ACCEPT_INVITE_PATH}?id=${row.id}`;
-    await deps.sms.send(
-      tx,
-      body.sjh,
-      `【代账云】${session.hymc || '管理员'}邀请您加入「${session.orgName ?? ''}」，请在${INVITE_VALID_DAYS}天内打开链接接受邀请：${link}`,
-      session.agencyId,
-    );
-    await audit(tx, req, session, 'staff.invite', `invite:${row.id}`, {
-      phone: maskStaffPhone(body.sjh),
+/**
+ * Sends one invitation (the rules of saveAgencyInvite, shared with the batch): the department must be the
+ * agency's, the phone must not be a member nor have a pending invitation. Throws AppError otherwise.
+ */
+export async function inviteOne(
+  { session, tx, req, deps }: InviteCtx,
+  body: { sjh: string; hymc?: string; role: 0 | 2; departmentId?: number },
+) {
+  const place = agencyPlace(session);
+  if (body.departmentId !== undefined) {
+    const [dept] = await tx
+      .select({ id: departments.id })
+      .from(departments)
+      .where(and(eq(departments.id, body.departmentId), eq(departments.agencyId, place.agencyId)));
+    if (!dept) throw new AppError(CODE.NOT_FOUND, '部门不存在');
+  }
+  const [member] = await tx
+    .select({ id: memberships.id })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(users.phone, body.sjh), eq(memberships.agencyId, place.agencyId), eq(memberships.orgId, place.orgId)))
+    .limit(1);
+  if (member) throw new AppError(STAFF_CODE.alreadyMember, STAFF_MSG.alreadyMember);
+  const [pending] = await tx
+    .select({ id: invites.id })
+    .from(invites)
+    .where(and(eq(invites.agencyId, place.agencyId), eq(invites.phone, body.sjh), statusFilter(INVITE_STATUS.pending)))
+    .limit(1);
+  if (pending) throw new AppError(CODE.CONFLICT, STAFF_MSG.invitePending);
+
+  const [row] = await tx
+    .insert(invites)
+    .values({
+      agencyId: place.agencyId,
+      phone: body.sjh,
+      hymc: body.hymc ?? '',
+      inviterId: session.userId,
       role: body.role,
       departmentId: body.departmentId ?? null,
-    });
-    return { id: row.id };
-  }),
+      expiresAt: new Date(Date.now() + INVITE_VALID_DAYS * DAY_MS),
+    })
+    .returning({ id: invites.id });
+  if (!row) throw new AppError(CODE.ERROR, '邀请失败，请稍后再试');
+  const link = `${originOf(req, deps.config.publicUrl)}/#${ACCEPT_INVITE_PATH}?id=${row.id}`;
+  await deps.sms.send(
+    tx,
+    body.sjh,
+    `【代账云】${session.hymc || '管理员'}邀请您加入「${session.orgName ?? ''}」，请在${INVITE_VALID_DAYS}天内打开链接接受邀请：${link}`,
+    session.agencyId,
+  );
+  await audit(tx, req, session, 'staff.invite', `invite:${row.id}`, {
+    phone: maskStaffPhone(body.sjh),
+    role: body.role,
+    departmentId: body.departmentId ?? null,
+  });
+  return { id: row.id };
+}
+
+export const inviteCalls: Served[] = [
+  serve(saveAgencyInviteCall, async (c) => inviteOne(c, c.body)),
 
   serve(getAgencyInviteLogListCall, async ({ body, session, tx }) => {
     const place = placeOf(session);

@@ -32,12 +32,14 @@ import { AppError } from '../../plugins/errors.js';
 import { demoteFormerDirectors } from '../department/department.service.js';
 import { handOverOpportunities, releaseOpportunitiesOf } from '../opportunity/opportunity.service.js';
 import { inviteCalls } from './invite.routes.js';
+import { personalCalls } from './personal.js';
+import { phoneSettingCalls, phoneViewer } from './phone-setting.js';
+import { batchInviteCalls } from './staff.batch-invite.js';
 import {
   clientCountSql,
   ensureDefaultRole,
   likeEscape,
   ownedBy,
-  phoneFor,
   placeOf,
   quitState,
   removeMembership,
@@ -48,6 +50,9 @@ export const staffModule: ServerModule = {
   name: 'staff',
   calls: [
     ...inviteCalls,
+    ...batchInviteCalls,
+    ...phoneSettingCalls,
+    ...personalCalls,
 
     serve(getAgencyInviteUserListV3Call, async ({ body, session, tx }) => {
       const place = placeOf(session);
@@ -146,13 +151,14 @@ export const staffModule: ServerModule = {
             )
             .orderBy(asc(roles.id))
         : [];
+      const see = await phoneViewer(tx, session);
       return {
         total,
         cursor: page.cursor,
         list: rows.map((r) => ({
           userId: r.userId,
           hymc: r.hymc,
-          phone: phoneFor(session, r.userId, r.phone),
+          phone: see.staff(r.userId, r.phone),
           zw: r.zw,
           headimg: r.headimg,
           role: r.role,
@@ -257,9 +263,10 @@ export const staffModule: ServerModule = {
         .leftJoin(departments, eq(departments.id, memberships.departmentId))
         .where(and(eq(memberships.agencyId, place.agencyId), eq(memberships.orgId, place.orgId)))
         .orderBy(desc(memberships.isAdmin), asc(memberships.id));
+      const see = await phoneViewer(tx, session);
       return rows.map((r) => ({
         ...r,
-        phone: phoneFor(session, r.userId, r.phone),
+        phone: see.staff(r.userId, r.phone),
         departmentName: r.departmentName ?? '',
       }));
     }),
