@@ -54,7 +54,12 @@ export const loginCall = defineCall({
       ptbm: z.string().max(20).optional(),
     }),
   ]),
-  data: z.union([sessionInfoSchema, z.object({ registerTicket: z.string() })]),
+  // A session; a registration ticket (phone not yet registered); or a pending second step (two-factor.ts).
+  data: z.union([
+    sessionInfoSchema,
+    z.object({ registerTicket: z.string() }),
+    z.object({ twoFactor: z.object({ ticket: z.string(), enrol: z.boolean() }) }),
+  ]),
 });
 
 /**
@@ -86,7 +91,8 @@ export const saveUserCall = defineCall({
     dataSource: z.string().max(20).optional(),
     registerTicket: z.string().min(1),
   }),
-  data: sessionInfoSchema,
+  // An existing user with two factors gets the pending second step, as at login.
+  data: z.union([sessionInfoSchema, z.object({ twoFactor: z.object({ ticket: z.string(), enrol: z.boolean() }) })]),
 });
 
 export const forgetPasswordCall = defineCall({

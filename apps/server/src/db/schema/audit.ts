@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgPolicy, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { appRole, currentAgency } from './tenancy.js';
+import { appRole, currentAgency, currentUser } from './tenancy.js';
 
-/** Append-only: the app role may insert and read its tenant's rows, never update or delete. */
+/** Append-only: the app role may insert and read its tenant's rows, never update; delete only past retention. */
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -18,11 +18,26 @@ export const auditLog = pgTable(
   },
   (t) => [
     index('audit_log_agency_at_idx').on(t.agencyId, t.at),
+    // The viewer's paging index (issue 18 point 6): newest first by id within the agency.
+    index('audit_log_agency_id_idx').on(t.agencyId, t.id),
     pgPolicy('audit_log_read', { to: appRole, for: 'select', using: sql`${t.agencyId} = ${currentAgency}` }),
     pgPolicy('audit_log_write', {
       to: appRole,
       for: 'insert',
       withCheck: sql`${t.agencyId} is null or ${t.agencyId} = ${currentAgency}`,
+    }),
+    // Platform events (no agency) are the platform operator's to read.
+    pgPolicy('audit_log_platform_read', {
+      to: appRole,
+      for: 'select',
+      using: sql`${t.agencyId} is null and exists (select 1 from users u where u.id = ${currentUser} and u.is_operator)`,
+    }),
+    // Retention: rows older than 180 days may be deleted (in the agency's scope, or platform rows); the
+    // database refuses to delete anything younger, whatever an agency's setting says.
+    pgPolicy('audit_log_retention', {
+      to: appRole,
+      for: 'delete',
+      using: sql`${t.at} < now() - interval '180 days' and (${t.agencyId} = ${currentAgency} or ${t.agencyId} is null)`,
     }),
   ],
 ).enableRLS();

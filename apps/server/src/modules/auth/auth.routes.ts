@@ -18,6 +18,7 @@ import { type ServerModule, serve, serveStaged } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
 import { hashPassword, verifyPassword } from '../../plugins/password.js';
 import { endSession, endUserSessions, sessionInfo, startSession } from '../../plugins/session.js';
+import { secondStep } from '../two-factor/two-factor.service.js';
 import {
   findUserByAccount,
   findUserByPhone,
@@ -30,8 +31,14 @@ import {
 } from './auth.service.js';
 import { consumeCode, issueCode } from './sms-code.js';
 
-/** Signs the user in and answers with the session as the next request will see it. */
-async function signIn(tx: Tx, req: FastifyRequest, reply: FastifyReply, user: typeof users.$inferSelect) {
+/**
+ * Signs the user in and answers with the session as the next request will see it; or, when a second
+ * factor is due (enabled, or required by an agency and not enrolled yet), with the pending second step
+ * and no session (modules/two-factor).
+ */
+async function signIn(tx: Tx, req: FastifyRequest, reply: FastifyReply, user: typeof users.$inferSelect, key: Buffer) {
+  const pending = await secondStep(tx, req, key, user.id);
+  if (pending) return pending;
   const session = await startSession(tx, req, reply, user);
   await audit(tx, req, { agencyId: session.agencyId, userId: user.id }, 'auth.login');
   return sessionInfo(session);
@@ -60,7 +67,7 @@ export const authModule: ServerModule = {
             await audit(tx, req, { agencyId: null, userId: user?.id ?? null }, 'auth.login_failed', account);
             return refusal ?? new Answer(CODE.BAD_REQUEST, WRONG_CREDENTIALS);
           }
-          return signIn(tx, req, reply, user);
+          return signIn(tx, req, reply, user, deps.config.secretKey);
         });
       }
       return inTx(async (tx) => {
@@ -72,7 +79,7 @@ export const authModule: ServerModule = {
             registerTicket: registerTicket(deps.config.secretKey, body.account),
           });
         }
-        return signIn(tx, req, reply, user);
+        return signIn(tx, req, reply, user, deps.config.secretKey);
       });
     }),
 
@@ -92,7 +99,7 @@ export const authModule: ServerModule = {
       const user = existing ?? (await tx.insert(users).values({ phone: body.phone }).returning())[0];
       if (!user) throw new AppError(CODE.ERROR, '注册失败，请稍后再试');
       if (!existing) await audit(tx, req, { agencyId: null, userId: user.id }, 'auth.register', body.phone);
-      return signIn(tx, req, reply, user);
+      return signIn(tx, req, reply, user, deps.config.secretKey);
     }),
 
     serve(forgetPasswordCall, async ({ body, tx, req, deps }) => {

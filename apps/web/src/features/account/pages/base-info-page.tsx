@@ -6,6 +6,7 @@ import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
 import { SESSION_KEY, useSessionInfo } from '../../../lib/session';
 import '../account.css';
+import { TwoFactorCard } from '../../two-factor/two-factor-card';
 import { AvatarUpload } from '../components/avatar-upload';
 import { ChangePhoneDialog } from '../components/change-phone-dialog';
 import { QuitAgencyButton } from '../components/quit-agency-button';
@@ -46,76 +47,79 @@ export function BaseInfoPage() {
 
   const name = profile.data?.hymc || session.token.hymc || session.phone;
   return (
-    <Card title="个人设置" variant="borderless" className="dzy-account-card">
-      {profile.isPending ? (
-        <Skeleton active paragraph={{ rows: 5 }} />
-      ) : (
-        <div className="dzy-account-layout">
-          <div className="dzy-account-side">
-            <AvatarUpload
-              name={profile.data?.hymc ?? session.token.hymc}
-              src={profile.data?.headimg}
-              onUploaded={(headimg) => changed({ headimg })}
-            />
-            <div className="dzy-account-side-name">{name}</div>
-            <div className="dzy-account-side-sub">{session.orgName ?? '尚未加入代理机构'}</div>
-            {session.role !== null && (
-              <Tag color={session.isAdmin === '1' ? 'gold' : 'blue'} variant="filled" style={{ marginInlineEnd: 0 }}>
-                {ROLE_LABELS[session.role]}
-              </Tag>
-            )}
-            <QuitAgencyButton />
-            <div className="dzy-account-side-hint">
-              点击头像可更换
-              <br />
-              支持 JPG、PNG、WEBP，2MB 以内
+    <>
+      <Card title="个人设置" variant="borderless" className="dzy-account-card">
+        {profile.isPending ? (
+          <Skeleton active paragraph={{ rows: 5 }} />
+        ) : (
+          <div className="dzy-account-layout">
+            <div className="dzy-account-side">
+              <AvatarUpload
+                name={profile.data?.hymc ?? session.token.hymc}
+                src={profile.data?.headimg}
+                onUploaded={(headimg) => changed({ headimg })}
+              />
+              <div className="dzy-account-side-name">{name}</div>
+              <div className="dzy-account-side-sub">{session.orgName ?? '尚未加入代理机构'}</div>
+              {session.role !== null && (
+                <Tag color={session.isAdmin === '1' ? 'gold' : 'blue'} variant="filled" style={{ marginInlineEnd: 0 }}>
+                  {ROLE_LABELS[session.role]}
+                </Tag>
+              )}
+              <QuitAgencyButton />
+              <div className="dzy-account-side-hint">
+                点击头像可更换
+                <br />
+                支持 JPG、PNG、WEBP，2MB 以内
+              </div>
             </div>
-          </div>
-          <Form<Values>
-            form={form}
-            className="dzy-account-form"
-            layout="horizontal"
-            labelCol={{ flex: '88px' }}
-            wrapperCol={{ flex: 1 }}
-            colon={false}
-            onFinish={(values) => save.mutate(values)}
-            disabled={!profile.data}
-          >
-            <Form.Item label="手机号">
-              <Space.Compact style={{ width: '100%' }}>
-                <Input value={profile.data?.phone ?? session.phone} disabled />
-                <Button onClick={() => setChangingPhone(true)}>更换手机号</Button>
-              </Space.Compact>
-            </Form.Item>
-            <Form.Item
-              label="姓名"
-              name="hymc"
-              rules={[
-                { required: true, whitespace: true, message: '请输入姓名' },
-                { max: 20, message: '姓名不能超过20个字符' },
-              ]}
+            <Form<Values>
+              form={form}
+              className="dzy-account-form"
+              layout="horizontal"
+              labelCol={{ flex: '88px' }}
+              wrapperCol={{ flex: 1 }}
+              colon={false}
+              onFinish={(values) => save.mutate(values)}
+              disabled={!profile.data}
             >
-              <Input placeholder="请输入姓名" count={{ max: 20, show: true }} />
-            </Form.Item>
-            <Form.Item label="职位" name="zw" rules={[{ max: 20, message: '职位不能超过20个字符' }]}>
-              <Input placeholder="如：主办会计、外勤会计" count={{ max: 20, show: true }} />
-            </Form.Item>
-            <Form.Item label=" " style={{ marginBottom: 0 }}>
-              <Button type="primary" htmlType="submit" loading={save.isPending}>
-                保存
-              </Button>
-            </Form.Item>
-          </Form>
-        </div>
-      )}
-      <ChangePhoneDialog
-        open={changingPhone}
-        current={profile.data?.phone ?? session.phone}
-        onClose={(next) => {
-          setChangingPhone(false);
-          if (next) changed({ phone: next.phone });
-        }}
-      />
-    </Card>
+              <Form.Item label="手机号">
+                <Space.Compact style={{ width: '100%' }}>
+                  <Input value={profile.data?.phone ?? session.phone} disabled />
+                  <Button onClick={() => setChangingPhone(true)}>更换手机号</Button>
+                </Space.Compact>
+              </Form.Item>
+              <Form.Item
+                label="姓名"
+                name="hymc"
+                rules={[
+                  { required: true, whitespace: true, message: '请输入姓名' },
+                  { max: 20, message: '姓名不能超过20个字符' },
+                ]}
+              >
+                <Input placeholder="请输入姓名" count={{ max: 20, show: true }} />
+              </Form.Item>
+              <Form.Item label="职位" name="zw" rules={[{ max: 20, message: '职位不能超过20个字符' }]}>
+                <Input placeholder="如：主办会计、外勤会计" count={{ max: 20, show: true }} />
+              </Form.Item>
+              <Form.Item label=" " style={{ marginBottom: 0 }}>
+                <Button type="primary" htmlType="submit" loading={save.isPending}>
+                  保存
+                </Button>
+              </Form.Item>
+            </Form>
+          </div>
+        )}
+        <ChangePhoneDialog
+          open={changingPhone}
+          current={profile.data?.phone ?? session.phone}
+          onClose={(next) => {
+            setChangingPhone(false);
+            if (next) changed({ phone: next.phone });
+          }}
+        />
+      </Card>
+      <TwoFactorCard />
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, call } from '../../../lib/request';
 import { setSignedIn } from '../../../lib/session';
+import { PendingSecondStep, type PendingStep, pendingOf } from '../../two-factor/pending-step';
 import { checkAccount, checkPasswordGiven } from '../checks';
 import { Field, PlainAlert, PlainButton, usePlainForm } from './plain-form';
 
@@ -15,6 +16,7 @@ export function AccountLoginForm({ ensureConsent }: { ensureConsent: () => boole
   const form = usePlainForm(CHECKS);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [pending, setPending] = useState<PendingStep | null>(null);
 
   const change = (name: keyof typeof CHECKS) => (value: string) => {
     setError(null);
@@ -36,6 +38,7 @@ export function AccountLoginForm({ ensureConsent }: { ensureConsent: () => boole
         { handle: 'all' },
       );
       if (data && 'token' in data) setSignedIn(data);
+      else if (pendingOf(data)) setPending(pendingOf(data));
       else setError('登录失败，请稍后重试');
     } catch (err) {
       setError(err instanceof ApiError ? err.message : '登录失败，请稍后重试');
@@ -44,6 +47,7 @@ export function AccountLoginForm({ ensureConsent }: { ensureConsent: () => boole
     }
   };
 
+  if (pending) return <PendingSecondStep pending={pending} onCancel={() => setPending(null)} />;
   return (
     <form name="accountLogin" className="dzy-plain-form" onSubmit={onSubmit} noValidate autoComplete="on">
       <Field

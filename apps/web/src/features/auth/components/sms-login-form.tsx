@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { toast } from '../../../lib/feedback';
 import { ApiError, call } from '../../../lib/request';
 import { setSignedIn } from '../../../lib/session';
+import { PendingSecondStep, type PendingStep, pendingOf } from '../../two-factor/pending-step';
 import { checkMobile, checkSmsCode, compact } from '../checks';
 import { Field, PlainAlert, PlainButton, usePlainForm } from './plain-form';
 import { SmsCodeButton } from './sms-code-button';
@@ -12,7 +13,7 @@ import { SmsCodeButton } from './sms-code-button';
 const CHECKS = { phone: checkMobile, code: checkSmsCode };
 
 /** First sign-in of an unknown phone: register as agency staff with the ticket the server gave (code 406). */
-async function register(phone: string, registerTicket: string): Promise<SessionInfo | null> {
+async function register(phone: string, registerTicket: string): Promise<unknown> {
   return call(saveUserCall, { phone, isAgency: '1', dataSource: 'web', registerTicket }, { handle: 'all' });
 }
 
@@ -28,6 +29,7 @@ export function SmsLoginForm({ ensureConsent }: { ensureConsent: () => boolean }
   const form = usePlainForm(CHECKS);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [pending, setPending] = useState<PendingStep | null>(null);
 
   const change = (name: keyof typeof CHECKS) => (value: string) => {
     setError(null);
@@ -56,6 +58,10 @@ export function SmsLoginForm({ ensureConsent }: { ensureConsent: () => boolean }
           setSignedIn(data);
           return;
         }
+        if (pendingOf(data)) {
+          setPending(pendingOf(data));
+          return;
+        }
         ticket = ticketOf(data);
       } catch (err) {
         if (!(err instanceof ApiError && err.code === CODE.EMPTY)) throw err;
@@ -64,7 +70,11 @@ export function SmsLoginForm({ ensureConsent }: { ensureConsent: () => boolean }
       if (!ticket) throw new Error('登录失败，请稍后重试');
       const info = await register(phone, ticket);
       if (!info) throw new Error('注册失败，请稍后重试');
-      setSignedIn(info);
+      if (pendingOf(info)) {
+        setPending(pendingOf(info));
+        return;
+      }
+      setSignedIn(info as SessionInfo);
       toast('success', '注册成功，欢迎使用代账云');
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : '登录失败，请稍后重试');
@@ -73,6 +83,7 @@ export function SmsLoginForm({ ensureConsent }: { ensureConsent: () => boolean }
     }
   };
 
+  if (pending) return <PendingSecondStep pending={pending} onCancel={() => setPending(null)} />;
   return (
     <form name="smsLogin" className="dzy-plain-form" onSubmit={onSubmit} noValidate>
       <Field

@@ -30,6 +30,7 @@ import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
 import { ORG_KEYS } from '../api';
 import '../org.css';
+import { SecurityCard } from '../../two-factor/security-card';
 
 const scaleOptions = AGENCY_SCALE_OPTIONS.map((o) => ({ value: o.value, label: o.label }));
 
@@ -237,6 +238,7 @@ export function AgencyInfoPage() {
           <Descriptions.Item label="入驻时间">{dayjs(a.createdAt).format('YYYY-MM-DD')}</Descriptions.Item>
         </Descriptions>
       </Card>
+      {a.editable && <SecurityCard />}
       {a.editable && <EditDialog info={a} open={editing} onClose={() => setEditing(false)} />}
     </div>
   );
