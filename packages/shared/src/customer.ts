@@ -255,6 +255,8 @@ export const customerFilterSchema = z.strictObject({
   allocateUser: z.number().int().min(0).optional(),
   serviceStatus: z.enum(['0', '1']).optional(),
   benefitStatus: z.enum(['active', 'expiring', 'expired']).optional(),
+  /** '1': only the clients whose book differs from the bureau's registration (需更新). */
+  needUpdate: z.enum(['1']).optional(),
   sortField: z.enum(CUSTOMER_SORT_FIELDS).optional(),
   sortOrder: z.enum(['ascend', 'descend']).optional(),
 });
@@ -287,6 +289,8 @@ export const customerItemSchema = z.object({
   contactName: z.string(),
   contactPhone: z.string(),
   createdAt: z.string(),
+  /** The book differs from the bureau's registration (customer-master.ts). */
+  needUpdate: z.boolean(),
 });
 export type CustomerItem = z.infer<typeof customerItemSchema>;
 

@@ -44,7 +44,7 @@ import { credentialColumns, normQysh } from './customer.service.js';
 import { isZip, neutralise, readXlsx, writeXlsx } from './xlsx.js';
 
 /** The caller of a plain route, with the permission it needs and an agency; refusals as the calls give them. */
-async function guard(deps: Deps, req: FastifyRequest, perm: PermKey): Promise<SessionCtx & { agencyId: number }> {
+export async function guard(deps: Deps, req: FastifyRequest, perm: PermKey): Promise<SessionCtx & { agencyId: number }> {
   const session = await resolveSession(deps.db.app, req);
   if (!session) throw new AppError(CODE.SESSION_EXPIRED, MSG.sessionExpired);
   if (!hasPerm(session.perms, perm)) throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
@@ -52,7 +52,7 @@ async function guard(deps: Deps, req: FastifyRequest, perm: PermKey): Promise<Se
   return session as SessionCtx & { agencyId: number };
 }
 
-const scoped = <T>(deps: Deps, s: SessionCtx & { agencyId: number }, fn: (tx: Tx) => Promise<T>) =>
+export const scoped = <T>(deps: Deps, s: SessionCtx & { agencyId: number }, fn: (tx: Tx) => Promise<T>) =>
   inScope(deps.db.app, { agencyId: s.agencyId, userId: s.userId }, fn);
 
 const fileLimitHit = (err: unknown) => {
@@ -61,7 +61,7 @@ const fileLimitHit = (err: unknown) => {
 };
 
 /** Reads the one uploaded file of a multipart request (field `file`), within `max` bytes. */
-async function uploadedFile(req: FastifyRequest, max: number, msg: { missing: string; tooLarge: string }) {
+export async function uploadedFile(req: FastifyRequest, max: number, msg: { missing: string; tooLarge: string }) {
   if (!req.isMultipart()) throw new AppError(CODE.BAD_REQUEST, msg.missing);
   try {
     const part = await req.file({ limits: { fileSize: max, files: 1 } });
@@ -77,12 +77,12 @@ async function uploadedFile(req: FastifyRequest, max: number, msg: { missing: st
 }
 
 /** Content-Disposition for a Chinese file name (RFC 6266 / 5987). */
-const disposition = (name: string) =>
+export const disposition = (name: string) =>
   `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
-const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-function sendFile(reply: FastifyReply, path: string, name: string, mime: string) {
+export function sendFile(reply: FastifyReply, path: string, name: string, mime: string) {
   return reply
     .header('content-type', mime)
     .header('content-disposition', disposition(name))
@@ -92,7 +92,7 @@ function sendFile(reply: FastifyReply, path: string, name: string, mime: string)
 }
 
 /** A checked .xlsx upload: not a zip, or not readable by exceljs, or too many rows → refused, nothing changes. */
-async function readUpload(buf: Buffer, fileName: string, columns: readonly string[], agencyId: number) {
+export async function readUpload(buf: Buffer, fileName: string, columns: readonly string[], agencyId: number) {
   if (!/\.xlsx$/i.test(fileName) || !isZip(buf)) throw new AppError(CODE.BAD_REQUEST, IMPORT_MSG.badType);
   const read = await readXlsx(buf, columns, IMPORT_MAX_ROWS, `agency:${agencyId}`);
   if (read.ok) return read.rows;
@@ -454,7 +454,7 @@ export function customerFileRoutes(app: FastifyInstance, deps: Deps) {
   });
 }
 
-async function templateWorkbook(
+export async function templateWorkbook(
   sheet: string,
   columns: readonly string[],
   examples: string[][],
@@ -479,7 +479,7 @@ interface PwdFailure {
   reason: string;
 }
 
-const SFBM_BY_TEXT = new Map<string, string>(
+export const SFBM_BY_TEXT = new Map<string, string>(
   SFBM_OPTIONS.flatMap((o) => [
     [o.value, o.value],
     [o.label, o.value],

@@ -3,7 +3,15 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'd
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
 import { listPage, type Sort } from '../../db/paging.js';
-import { enterpriseContacts, enterpriseLabels, enterprises, grades, labels, users } from '../../db/schema/index.js';
+import {
+  enterpriseBureauDiffs,
+  enterpriseContacts,
+  enterpriseLabels,
+  enterprises,
+  grades,
+  labels,
+  users,
+} from '../../db/schema/index.js';
 import { dataScope } from '../../lib/data-scope.js';
 import { nameOrTaxNumber } from '../../lib/search.js';
 import { AppError } from '../../plugins/errors.js';
@@ -77,6 +85,11 @@ export function customerWhere(session: SessionCtx, agencyId: number, f: Customer
   if (f.benefitStatus === 'active') conds.push(eq(enterprises.qyzt, '1'));
   if (f.benefitStatus === 'expiring') conds.push(eq(enterprises.qyzt, '2'));
   if (f.benefitStatus === 'expired') conds.push(inArray(enterprises.qyzt, ['3', '0', '']));
+  if (f.needUpdate) {
+    conds.push(
+      sql`exists (select 1 from enterprise_bureau_diffs d where d.agency_id = ${agencyId} and d.enterprise_id = ${enterprises.id} and d.need_update)`,
+    );
+  }
   return and(...conds) as SQL;
 }
 
@@ -131,6 +144,17 @@ export async function itemsFor(tx: Queryable, agencyId: number, ids: readonly nu
     .from(enterpriseContacts)
     .where(and(eq(enterpriseContacts.agencyId, agencyId), inArray(enterpriseContacts.enterpriseId, [...ids])))
     .orderBy(enterpriseContacts.enterpriseId, desc(enterpriseContacts.isPrimary), asc(enterpriseContacts.id));
+  const marked = await tx
+    .select({ enterpriseId: enterpriseBureauDiffs.enterpriseId })
+    .from(enterpriseBureauDiffs)
+    .where(
+      and(
+        eq(enterpriseBureauDiffs.agencyId, agencyId),
+        inArray(enterpriseBureauDiffs.enterpriseId, [...ids]),
+        eq(enterpriseBureauDiffs.needUpdate, true),
+      ),
+    );
+  const needUpdate = new Set(marked.map((m) => m.enterpriseId));
 
   const labelsOf = new Map<number, { id: number; name: string; color: string }[]>();
   for (const l of labelRows) {
@@ -144,7 +168,7 @@ export async function itemsFor(tx: Queryable, agencyId: number, ids: readonly nu
     const r = byId.get(id);
     if (!r) return [];
     const c = contactOf.get(id);
-    return [toItem(r.e, r.gradeName ?? '', r.ownerName ?? '', labelsOf.get(id) ?? [], c)];
+    return [toItem(r.e, r.gradeName ?? '', r.ownerName ?? '', labelsOf.get(id) ?? [], c, needUpdate.has(id))];
   });
 }
 
@@ -154,6 +178,7 @@ export function toItem(
   ownerName: string,
   labelList: { id: number; name: string; color: string }[],
   contact?: { name: string; mobile: string; landline: string },
+  needUpdate = false,
 ): CustomerItem {
   return {
     id: e.id,
@@ -179,6 +204,7 @@ export function toItem(
     contactName: contact?.name ?? '',
     contactPhone: contact ? contact.mobile || contact.landline : '',
     createdAt: e.createdAt.toISOString(),
+    needUpdate,
   };
 }
 

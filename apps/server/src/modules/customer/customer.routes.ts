@@ -57,6 +57,7 @@ import { audit } from '../../lib/audit.js';
 import { nameOrTaxNumber } from '../../lib/search.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
+import { emitWebhook } from '../apikey/webhook.js';
 import { isAgencyMember, isUniqueViolation, requireMembers } from '../role/member.repo.js';
 import { credentialRevealCalls } from './credential-reveal.js';
 import { customerFileRoutes, removeAttachmentFiles } from './customer.files.js';
@@ -86,6 +87,8 @@ import {
   replaceChildren,
   validateInput,
 } from './customer.service.js';
+import { masterDataFileRoutes } from './master-data.files.js';
+import { masterDataCalls } from './master-data.routes.js';
 import { noteCalls } from './note.routes.js';
 
 const LABEL_TAKEN = '标签名称已存在';
@@ -94,7 +97,10 @@ const GRADE_TAKEN = '等级名称已存在';
 export const customerModule: ServerModule = {
   name: 'customer',
   jobs: [importJob],
-  routes: customerFileRoutes,
+  routes: (app, deps) => {
+    customerFileRoutes(app, deps);
+    masterDataFileRoutes(app, deps);
+  },
   calls: [
     serve(customerListCall, async ({ body, session, tx }) => {
       const agencyId = agencyOf(session);
@@ -187,6 +193,7 @@ export const customerModule: ServerModule = {
         allocateUser: owner,
         credentials: credentialFieldsSet(input.credentials),
       });
+      await emitWebhook(tx, agencyId, 'client.created', { id, qymc: input.qymc, qysh });
       await notifyAssigned(tx, deps.push, afterCommit, session, agencyId, owner, [{ id, qymc: input.qymc }]);
       return { id, warning };
     }),
@@ -218,6 +225,7 @@ export const customerModule: ServerModule = {
         changed,
         credentials: credentialFieldsSet(input.credentials),
       });
+      await emitWebhook(tx, agencyId, 'client.changed', { id, qymc: input.qymc, qysh, changed });
       return { id, warning };
     }),
 
@@ -707,5 +715,6 @@ export const customerModule: ServerModule = {
     }),
 
     ...noteCalls,
+    ...masterDataCalls,
   ],
 };

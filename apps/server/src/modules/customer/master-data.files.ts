@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CODE,
+  customerFilterSchema,
+  IMPORT_MSG,
+  MASTER_FILES,
+  MSG,
+  NEED_UPDATE_EXPORT_COLUMNS,
+  SFBM_OPTIONS,
+  SHUIJU_PWD_COLUMNS,
+  stripSpaces,
+} from '@dzy/shared';
+import fastifyMultipart from '@fastify/multipart';
+import { and, eq, inArray } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Tx } from '../../db/client.js';
+import { orderOf } from '../../db/paging.js';
+import { enterpriseBureauDiffs, enterprises } from '../../db/schema/index.js';
+import { audit } from '../../lib/audit.js';
+import type { Deps } from '../../plugins/calls.js';
+import { AppError, validationError } from '../../plugins/errors.js';
+import type { SessionCtx } from '../../plugins/session.js';
+import {
+  disposition,
+  guard,
+  readUpload,
+  SFBM_BY_TEXT,
+  scoped,
+  sendFile,
+  templateWorkbook,
+  uploadedFile,
+  XLSX_MIME,
+} from './customer.files.js';
+import { failFileName, importDir } from './customer.jobs.js';
+import { customerSort, customerWhere } from './customer.repo.js';
+import { credentialColumns, normQysh } from './customer.service.js';
+import { diffItems } from './master-data.routes.js';
+import { neutralise, writeXlsx } from './xlsx.js';
+
+const EXPORT_MAX = 50_000;
+const SHUIJU_UPLOAD_MAX = 5 * 1024 * 1024;
+const FAIL_GONE = '失败记录不存在或已过期';
+/** 税局 failure files live beside the credentials import's, under their own prefix. */
+const shuiJuFail = (agencyId: number, key: string) => failFileName(agencyId, `sj-${key}`);
+
+/** The rows of the 需更新 export: one per difference, in the list's order, within the caller's data scope. */
+export async function needUpdateRows(tx: Tx, s: SessionCtx & { agencyId: number }, body: unknown) {
+  const parsed = customerFilterSchema.safeParse(body ?? {});
+  if (!parsed.success) throw validationError(parsed.error);
+  const f = { ...parsed.data, needUpdate: '1' as const };
+  const ids = (
+    await tx
+      .select({ id: enterprises.id })
+      .from(enterprises)
+      .where(customerWhere(s, s.agencyId, f))
+      .orderBy(...orderOf(customerSort(f)))
+      .limit(EXPORT_MAX + 1)
+  ).map((r) => r.id);
+  if (ids.length > EXPORT_MAX) throw new AppError(CODE.BAD_REQUEST, `单次最多导出${EXPORT_MAX}条，请缩小筛选范围`);
+  const rows: string[][] = [];
+  for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    const found = await tx
+      .select({ id: enterprises.id, qymc: enterprises.qymc, qysh: enterprises.qysh, d: enterpriseBureauDiffs })
+      .from(enterprises)
+      .innerJoin(
+        enterpriseBureauDiffs,
+        and(
+          eq(enterpriseBureauDiffs.agencyId, enterprises.agencyId),
+          eq(enterpriseBureauDiffs.enterpriseId, enterprises.id),
+        ),
+      )
+      .where(and(eq(enterprises.agencyId, s.agencyId), inArray(enterprises.id, chunk)));
+    const byId = new Map(found.map((r) => [r.id, r]));
+    for (const id of chunk) {
+      const r = byId.get(id);
+      if (!r) continue;
+      const at = new Date(r.d.checkedAt.getTime() + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+      for (const d of diffItems(r.d.diffs)) rows.push([r.qymc, r.qysh, d.label, d.bookText, d.bureauText, at]);
+    }
+  }
+  return { clients: ids.length, rows };
+}
+
+interface Failure {
+  line: number;
+  qysh: string;
+  reason: string;
+}
+
+/** Applies a 税局 password file in one transaction: the e-tax login of each matched client; failures listed. */
+async function importShuiJu(
+  tx: Tx,
+  deps: Deps,
+  s: SessionCtx & { agencyId: number },
+  rows: { line: number; cells: string[] }[],
+): Promise<{ successNum: number; failed: Failure[] }> {
+  const wanted = [...new Set(rows.map((r) => normQysh(stripSpaces(r.cells[0] ?? ''))).filter(Boolean))];
+  const found = new Map<string, number>();
+  for (let i = 0; i < wanted.length; i += 1000) {
+    const hits = await tx
+      .select({ id: enterprises.id, qysh: enterprises.qysh })
+      .from(enterprises)
+      .where(and(customerWhere(s, s.agencyId, {}), inArray(enterprises.qysh, wanted.slice(i, i + 1000))));
+    for (const h of hits) found.set(h.qysh, h.id);
+  }
+  const failed: Failure[] = [];
+  const seen = new Set<string>();
+  let successNum = 0;
+  for (const { line, cells } of rows) {
+    const [rawQysh = '', , sfbmText = '', account = '', pass = ''] = cells;
+    const qysh = normQysh(stripSpaces(rawQysh));
+    const fail = (reason: string) => failed.push({ line, qysh: rawQysh, reason });
+    if (!qysh) {
+      fail('请填写企业税号');
+      continue;
+    }
+    if (seen.has(qysh)) {
+      fail('文件中该税号重复');
+      continue;
+    }
+    seen.add(qysh);
+    const id = found.get(qysh);
+    if (id === undefined) {
+      fail('未找到该税号的客户，或您无权访问');
+      continue;
+    }
+    const sfbm = sfbmText.trim() ? SFBM_BY_TEXT.get(sfbmText.trim()) : undefined;
+    if (sfbmText.trim() && !sfbm) {
+      fail('登录身份有误');
+      continue;
+    }
+    if (account.trim().length > 50 || pass.trim().length > 64) {
+      fail('账号不能超过50个字符，密码不能超过64个字符');
+      continue;
+    }
+    if (!account.trim() || !pass.trim()) {
+      fail('请填写电子税务局账号和密码');
+      continue;
+    }
+    const cols = credentialColumns(deps.config.secretKey, {
+      xdzswj_dlzh: account.trim(),
+      xdzswj_pass: pass.trim(),
+      xdzswj_sfbm: sfbm as '1' | undefined,
+    });
+    await tx
+      .update(enterprises)
+      .set({ ...cols, updatedAt: new Date() })
+      .where(eq(enterprises.id, id));
+    successNum += 1;
+  }
+  return { successNum, failed };
+}
+
+async function sendNeedUpdate(deps: Deps, req: FastifyRequest, reply: FastifyReply, body: unknown) {
+  const s = await guard(deps, req, 'customer:export');
+  const { clients, rows } = await scoped(deps, s, async (tx) => {
+    const out = await needUpdateRows(tx, s, body);
+    await audit(tx, req, s, 'customer.export_need_update', `rows:${out.clients}`, {});
+    return out;
+  });
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('需更新客户', { views: [{ state: 'frozen', ySplit: 1 }] });
+  ws.columns = NEED_UPDATE_EXPORT_COLUMNS.map((h, i) => ({ header: h, width: [36, 24, 14, 36, 36, 20][i] ?? 16 }));
+  ws.getRow(1).font = { bold: true };
+  for (const r of rows) ws.addRow(r.map((v) => neutralise(v)));
+  const buf = Buffer.from(await wb.xlsx.writeBuffer());
+  const stamp = new Date().toISOString().slice(0, 10).replaceAll('-', '');
+  return reply
+    .header('content-type', XLSX_MIME)
+    .header('content-disposition', disposition(`需更新客户_${stamp}.xlsx`))
+    .header('cache-control', 'private, no-store')
+    .header('x-client-count', String(clients))
+    .send(buf);
+}
+
+/** Downloads and the upload of the client master data (issue 19 points 1 and 2). */
+export function masterDataFileRoutes(app: FastifyInstance, deps: Deps) {
+  app.post(`/api/${MASTER_FILES.needUpdateExport}`, (req, reply) => sendNeedUpdate(deps, req, reply, req.body));
+  app.get(`/api/${MASTER_FILES.needUpdateExport}`, (req, reply) => sendNeedUpdate(deps, req, reply, {}));
+
+  app.get(`/api/${MASTER_FILES.shuiJuTemplate}`, async (req, reply) => {
+    await guard(deps, req, 'customer:import');
+    const buf = await templateWorkbook(
+      '税局密码导入',
+      SHUIJU_PWD_COLUMNS,
+      [],
+      [
+        '按企业税号匹配您可见的客户，导入电子税务局的登录账号和密码；企业名称仅供核对。',
+        `登录身份填：${SFBM_OPTIONS.map((o) => `${o.value} ${o.label}`).join('、')}；不填则不改动。`,
+        '密码加密保存，导入后页面只显示******；失败的行可下载失败记录（不含密码）。',
+      ],
+    );
+    return reply
+      .header('content-type', XLSX_MIME)
+      .header('content-disposition', disposition('税局密码导入模板.xlsx'))
+      .send(buf);
+  });
+
+  app.get<{ Querystring: { redisKey?: string } }>(`/api/${MASTER_FILES.shuiJuFailList}`, async (req, reply) => {
+    const s = await guard(deps, req, 'customer:import');
+    const key = req.query.redisKey ?? '';
+    if (!/^[0-9a-f]{32}$/.test(key)) throw new AppError(CODE.NOT_FOUND, FAIL_GONE);
+    const file = join(importDir(deps), shuiJuFail(s.agencyId, key));
+    if (!(await stat(file).catch(() => null))) throw new AppError(CODE.NOT_FOUND, FAIL_GONE);
+    return sendFile(reply, file, '批量导入税局密码失败记录.xlsx', XLSX_MIME);
+  });
+
+  app.register(async (scope: FastifyInstance) => {
+    await scope.register(fastifyMultipart, {
+      limits: { fileSize: SHUIJU_UPLOAD_MAX, files: 1, fields: 5, headerPairs: 50, parts: 6 },
+    });
+    scope.post(`/api/${MASTER_FILES.shuiJuUpload}`, async (req) => {
+      const s = await guard(deps, req, 'customer:import');
+      const { buf, fileName } = await uploadedFile(req, SHUIJU_UPLOAD_MAX, {
+        missing: IMPORT_MSG.noFile,
+        tooLarge: IMPORT_MSG.tooLarge,
+      });
+      const rows = await readUpload(buf, fileName, SHUIJU_PWD_COLUMNS, s.agencyId);
+      const result = await scoped(deps, s, (tx) => importShuiJu(tx, deps, s, rows));
+      let redisKey = '';
+      if (result.failed.length > 0) {
+        redisKey = randomBytes(16).toString('hex');
+        const dir = importDir(deps);
+        await mkdir(dir, { recursive: true });
+        await writeXlsx(
+          join(dir, shuiJuFail(s.agencyId, redisKey)),
+          '税局密码导入失败记录',
+          ['行号', '企业税号', '失败原因'],
+          result.failed.map((f) => [String(f.line), f.qysh, f.reason]),
+          [8, 26, 50],
+        );
+      }
+      await scoped(deps, s, (tx) =>
+        audit(tx, req, s, 'customer.shuiju_import', `rows:${rows.length}`, {
+          fileName,
+          successNum: result.successNum,
+          failNum: result.failed.length,
+        }),
+      );
+      return {
+        code: CODE.OK,
+        msg: MSG.ok,
+        data: { successNum: result.successNum, failNum: result.failed.length, redisKey },
+      };
+    });
+  });
+}
