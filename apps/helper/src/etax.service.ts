@@ -174,6 +174,50 @@ export function etaxService(bureau: BureauClient) {
       });
     },
 
+    /**
+     * pwdcheck {grant, aeiId}: checks the enterprise's stored e-tax password against the bureau (the
+     * key-password check the kxdlmmjy white list turns on) without keeping a session. A login that asks
+     * for SMS means the password was right. A mismatch is reported like a login (isVerifySet 4).
+     */
+    async checkPassword(
+      origin: string,
+      grant: string,
+      aeiId: number,
+    ): Promise<HelperReply<{ pass: boolean; msg: string }>> {
+      return exclusive(key(origin, aeiId), async () => {
+        const redeemed = await product<unknown>(origin, helperRedeemCall.path, { grant });
+        if (redeemed.code !== CODE.OK)
+          throw new HelperFailure(String(redeemed.code), redeemed.msg || HELPER_MSG.loginFailed);
+        const parsed = etaxLoginParamsSchema.safeParse(redeemed.data);
+        if (!parsed.success || parsed.data.aeiId !== aeiId) {
+          throw new HelperFailure(HELPER_CODE.serviceError, HELPER_MSG.e49000);
+        }
+        const p = parsed.data;
+        const r = await bureau.etaxLogin({
+          qysh: p.qysh,
+          qymc: p.qymc,
+          account: p.account,
+          password: p.password,
+          sfbm: p.sfbm,
+          loginType: p.loginType,
+          ...(p.agentQysh ? { agentQysh: p.agentQysh } : {}),
+        });
+        if (r.status === 0 && r.mismatch) {
+          await report(origin, grant, 0, r.msg);
+          return ok({ pass: false, msg: r.msg });
+        }
+        if (r.status === 0) return ok({ pass: false, msg: r.msg || BUREAU_MSG.loginIdentityFailed });
+        return ok({ pass: true, msg: r.status === 2 ? '密码正确（登录需短信验证）' : '密码正确' });
+      });
+    },
+
+    /** get_user {aeiId}: who the held bureau session is, and since when. */
+    user(origin: string, aeiId: number): HelperReply<{ qymc: string; qysh: string; since: string }> {
+      const s = sessions.get(key(origin, aeiId));
+      liveSession(origin, aeiId);
+      return ok({ qymc: s?.qymc ?? '', qysh: s?.qysh ?? '', since: new Date(s?.at ?? Date.now()).toISOString() });
+    },
+
     /** get_cookie {aeiId}: the bureau session this helper holds, with the hall page to open. */
     cookie(origin: string, aeiId: number): HelperReply<HelperCookieData> {
       const s = liveSession(origin, aeiId);

@@ -19,6 +19,8 @@ import {
   versionBelow,
 } from '@dzy/shared';
 import { asFailure, etaxService, HelperFailure, ok } from './etax.service.js';
+import { gsxtService } from './gsxt.service.js';
+import { downloadVerified, productVersion, type SelfInstall, type UpgradeOutcome, upgradeTarget } from './upgrade.js';
 
 export interface HelperOptions {
   /** Product origins whose pages may call the helper (exact scheme://host:port). */
@@ -32,6 +34,10 @@ export interface HelperOptions {
   port?: number;
   token?: string;
   version?: string;
+  /** This copy as installed (the file an upgrade replaces); null when run from sources (npm run helper). */
+  self?: SelfInstall | null;
+  /** After the file was replaced by a newer build: restart (main.ts starts the new file and exits). */
+  onUpgraded?: (version: string) => void;
 }
 
 export interface HelperHandle {
@@ -39,6 +45,11 @@ export interface HelperHandle {
   port: number;
   /** Marks the helper as upgrading (probes answer 201, calls are refused until it ends). */
   setUpgrading(on: boolean): void;
+  /**
+   * Asks the product its helper version: remembers the oldest it accepts (older: probes answer 900) and,
+   * when installed as a program and older than the latest, upgrades itself from the product (201 meanwhile).
+   */
+  checkProduct(): Promise<UpgradeOutcome & { minVersion?: string }>;
   close(): Promise<void>;
 }
 
@@ -57,7 +68,10 @@ export async function startHelper(opts: HelperOptions): Promise<HelperHandle> {
   const token = opts.token ?? HELPER_DEFAULT_TOKEN;
   const version = opts.version ?? HELPER_VERSION;
   const etax = etaxService(opts.bureau);
+  const gsxt = gsxtService(opts.bureauUrl);
   let upgrading = false;
+  /** The oldest version the product accepts, once it has said. */
+  let productMin = '';
   let port = 0;
 
   const server = createServer((req, res) => {
@@ -111,7 +125,8 @@ export async function startHelper(opts: HelperOptions): Promise<HelperHandle> {
 
   function probe(url: URL): HelperProbeReply {
     const func = url.searchParams.get('func') ?? 'upversion';
-    const min = url.searchParams.get('minVersion') ?? '';
+    const asked = url.searchParams.get('minVersion') ?? '';
+    const min = productMin && (!asked || versionBelow(asked, productMin)) ? productMin : asked;
     const code: HelperStatus = upgrading
       ? HELPER_STATUS.upgrading
       : min && versionBelow(version, min)
@@ -162,7 +177,17 @@ export async function startHelper(opts: HelperOptions): Promise<HelperHandle> {
       if (func === 'computer_info')
         return ok({ hostname: hostname(), os: `${platform()} ${release()}`, arch: arch(), version });
       if (func === 'userinfo') return ok({ version, origins: [...origins] });
+      if (func === 'pwdcheck') return etax.checkPassword(origin, text('grant'), aeiId());
     }
+    if (path === HELPER_PATH.gsxt && func === 'Login') {
+      const qysh = text('qysh', 20);
+      const lxrxm = text('lxrxm', 50);
+      const password = typeof data.password === 'string' ? data.password.slice(0, 128) : '';
+      if (!password) throw new HelperFailure(HELPER_CODE.badRequest, '请输入密码');
+      const qymc = typeof data.qymc === 'string' ? data.qymc.slice(0, 100) : '';
+      return gsxt.login(origin, { qysh, qymc, lxrxm, password });
+    }
+    if (path === HELPER_PATH.gsxtReportHome) return gsxt.reportHome(origin, text('qysh', 20));
     if (path === HELPER_PATH.etax) {
       switch (func) {
         case 'login_etax': {
@@ -180,6 +205,8 @@ export async function startHelper(opts: HelperOptions): Promise<HelperHandle> {
         }
         case 'get_cookie':
           return etax.cookie(origin, aeiId());
+        case 'get_user':
+          return etax.user(origin, aeiId());
         case 'logout':
           return etax.logout(origin, aeiId());
         case 'trusted_login': {
@@ -211,6 +238,25 @@ export async function startHelper(opts: HelperOptions): Promise<HelperHandle> {
     port,
     setUpgrading: (on) => {
       upgrading = on;
+    },
+    async checkProduct() {
+      const found = await productVersion([...origins]);
+      if (!found) return { kind: 'failed', msg: '无法连接代账云，未检查新版本' };
+      productMin = found.v.minVersion;
+      const build = upgradeTarget(version, found.v, opts.self ?? null);
+      if (!build || !opts.self) return { kind: 'current', minVersion: productMin };
+      upgrading = true;
+      let restarting = false;
+      try {
+        const r = await downloadVerified(found.origin, build, opts.self.path);
+        if (r.kind !== 'upgraded') return { ...r, minVersion: productMin };
+        restarting = opts.onUpgraded !== undefined;
+        opts.onUpgraded?.(found.v.version);
+        return { kind: 'upgraded', version: found.v.version, minVersion: productMin };
+      } finally {
+        // While the new file restarts, probes keep saying 201; a failed download leaves this copy serving.
+        if (!restarting) upgrading = false;
+      }
     },
     close: () =>
       new Promise<void>((done) => {

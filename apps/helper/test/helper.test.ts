@@ -1,9 +1,14 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   BUREAU_MSG,
   CODE,
   encodeHelperData,
   HELPER_CODE,
+  HELPER_MIN_VERSION,
   HELPER_MSG,
   HELPER_PORTS,
   HELPER_STATUS,
@@ -15,10 +20,14 @@ import {
   httpBureauClient,
 } from '@dzy/shared';
 import { type Scenario, startTaxSim, type TaxSim } from '@dzy/tax-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN, create, newUscc, stored } from '../../server/test/customer-helpers.js';
 import { startTestApp, type TestApp } from '../../server/test/harness.js';
 import { type HelperHandle, startHelper } from '../src/helper.server.js';
+import type { SelfInstall } from '../src/upgrade.js';
+
+// Each test makes several bureau and product round trips; on a loaded two-core machine 30 s is too tight.
+vi.setConfig({ testTimeout: 90_000 });
 
 let sim: TaxSim;
 let t: TestApp;
@@ -103,7 +112,7 @@ beforeAll(async () => {
     expect(made.code).toBe(CODE.OK);
     ents[scenario] = { id: made.data.id, qysh, qymc };
   }
-});
+}, 240_000);
 
 afterAll(async () => {
   await helper?.close();
@@ -236,7 +245,7 @@ describe('the local protocol', () => {
     );
     expect(JSON.parse(garbled.text)).toMatchObject({ code: HELPER_CODE.badRequest });
     expect((await post('/hb_etax_ex', 'format_disk', {})).code).toBe(HELPER_CODE.unknownFunc);
-    expect((await post('/gsxt', 'Login', {})).code).toBe(HELPER_CODE.unknownFunc);
+    expect((await post('/gsxt', 'Logout', {})).code).toBe(HELPER_CODE.unknownFunc);
   });
 
   it('computer_info and openrun answer HHZX_SYS_0000', async () => {
@@ -359,5 +368,187 @@ describe('login outcomes against the simulator', () => {
     const r = await post<{ url: string }>('/hb_etax_ex', 'trusted_login', { qysh: e.qysh, qymc: e.qymc });
     expect(r.data.url.startsWith(`${sim.url}/trusted-login?`)).toBe(true);
     expect(new URL(r.data.url).searchParams.get('qysh')).toBe(e.qysh);
+  });
+});
+
+describe('pwdcheck, get_user and the business-credit login (/gsxt Login, /notice/report/home)', () => {
+  it('pwdcheck: the stored password checked against the bureau without keeping a session', async () => {
+    const clean = ent('clean');
+    await post('/hb_etax_ex', 'logout', { aeiId: clean.id });
+    const okay = await post<{ pass: boolean; msg: string }>('/', 'pwdcheck', {
+      grant: await grant(clean.id),
+      aeiId: clean.id,
+    });
+    expect(okay).toMatchObject({ code: HELPER_CODE.ok, data: { pass: true, msg: '密码正确' } });
+    expect((await post('/hb_etax_ex', 'get_cookie', { aeiId: clean.id })).msg).toBe(HELPER_MSG.noSession);
+    const sms = ent('sms');
+    const needsSms = await post<{ pass: boolean }>('/', 'pwdcheck', { grant: await grant(sms.id), aeiId: sms.id });
+    expect(needsSms.data).toEqual({ pass: true, msg: '密码正确（登录需短信验证）' });
+    const bad = ent('mismatch');
+    const wrong = await post<{ pass: boolean; msg: string }>('/', 'pwdcheck', {
+      grant: await grant(bad.id),
+      aeiId: bad.id,
+    });
+    expect(wrong.data).toEqual({ pass: false, msg: BUREAU_MSG.mismatch });
+    expect((await post('/', 'pwdcheck', { aeiId: clean.id })).code).toBe(HELPER_CODE.badRequest);
+  });
+
+  it('get_user: who the held bureau session is; none held → 请先登录电子税务局', async () => {
+    const e = ent('clean');
+    expect((await login(e.id)).data).toMatchObject({ status: 1 });
+    const u = await post<{ qysh: string; qymc: string; since: string }>('/hb_etax_ex', 'get_user', { aeiId: e.id });
+    expect(u.code).toBe(HELPER_CODE.ok);
+    expect(u.data).toMatchObject({ qysh: e.qysh, qymc: e.qymc });
+    expect(Date.parse(u.data.since)).not.toBeNaN();
+    const none = await post('/hb_etax_ex', 'get_user', { aeiId: ent('busy').id });
+    expect(none.msg).toBe(HELPER_MSG.noSession);
+  });
+
+  it('computer_info names the machine', async () => {
+    const r = await post<{ hostname: string; os: string; arch: string }>('/', 'computer_info', {});
+    expect(r.data.hostname).not.toBe('');
+    expect(r.data.os).toContain(process.platform);
+  });
+
+  it('/gsxt Login, then the annual-report home with that session', async () => {
+    const e = ent('clean');
+    const before = await post('/notice/report/home', 'home', { qysh: e.qysh });
+    expect(before.msg).toBe('请先登录国家企业信用信息公示系统');
+    expect((await post('/gsxt', 'Login', { qysh: e.qysh, password: 'x' })).msg).toBe('缺少lxrxm');
+    expect((await post('/gsxt', 'Login', { qysh: e.qysh, lxrxm: '王芳' })).msg).toBe('请输入密码');
+    const r = await post<{ status: number; qymc: string }>('/gsxt', 'Login', {
+      qysh: e.qysh,
+      qymc: e.qymc,
+      lxrxm: '王芳',
+      password: 'Gsxt#2026',
+    });
+    expect(r).toMatchObject({ code: HELPER_CODE.ok, data: { status: 1, qymc: e.qymc } });
+    const home = await post<{ qysh: string; reports: { year: string; status: string }[]; deadline: string }>(
+      '/notice/report/home',
+      'home',
+      { qysh: e.qysh },
+    );
+    expect(home.code).toBe(HELPER_CODE.ok);
+    expect(home.data.qysh).toBe(e.qysh);
+    expect(home.data.deadline).toMatch(/^\d{4}-06-30$/);
+    expect(home.data.reports.length).toBeGreaterThan(0);
+    for (const y of home.data.reports) expect(['未报送', '已公示']).toContain(y.status);
+    // Another product origin does not share the session.
+    const other = await post('/notice/report/home', 'home', { qysh: e.qysh }, { from: 'http://127.0.0.1:1' });
+    expect(other.msg).toBe('请先登录国家企业信用信息公示系统');
+  });
+
+  it('/gsxt Login refused: the liaison password is wrong', async () => {
+    const e = ent('mismatch');
+    const r = await post<{ status: number; msg: string }>('/gsxt', 'Login', {
+      qysh: e.qysh,
+      lxrxm: '王芳',
+      password: 'wrong',
+    });
+    expect(r.data).toMatchObject({ status: 0, msg: '联络员信息或密码错误' });
+    expect((await post('/notice/report/home', 'home', { qysh: e.qysh })).msg).toBe('请先登录国家企业信用信息公示系统');
+  });
+});
+
+describe('the upgrade path: the product names its latest build and the oldest version it accepts', () => {
+  const build = Buffer.from('// 365基础服务 9.1.0\n');
+  const sha = createHash('sha256').update(build).digest('hex');
+  const manifest = (sha256: string) => ({
+    version: '9.1.0',
+    builtAt: '2026-11-26T00:00:00.000Z',
+    builds: [
+      { file: 'dzy-helper.cjs', title: 'bundle', platform: 'win32', kind: 'bundle', size: build.length, sha256 },
+    ],
+  });
+  let dir: string;
+  const previous = process.env.HELPER_DIST_DIR;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dzy-helper-up-'));
+    writeFileSync(join(dir, 'dzy-helper.cjs'), build);
+    process.env.HELPER_DIST_DIR = dir;
+  });
+  afterAll(() => {
+    if (previous === undefined) delete process.env.HELPER_DIST_DIR;
+    else process.env.HELPER_DIST_DIR = previous;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const start = (version: string, self: SelfInstall | null, onUpgraded?: (v: string) => void) =>
+    startHelper({
+      origins: ['http://127.0.0.1:1', origin],
+      bureau: httpBureauClient({ baseUrl: sim.url }),
+      bureauUrl: sim.url,
+      port: 0,
+      version,
+      self,
+      ...(onUpgraded ? { onUpgraded } : {}),
+    });
+  const probeOf = async (h: HelperHandle) => {
+    const res = await fetch(`${h.url}/?func=upversion`, { headers: { origin } });
+    return (await res.json()) as HelperProbeReply;
+  };
+
+  it('older than the oldest accepted and not installed (npm run helper): probes answer 900', async () => {
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest(sha)));
+    const h = await start('1.0.0', null);
+    try {
+      expect((await probeOf(h)).code).toBe(HELPER_STATUS.ok);
+      expect(await h.checkProduct()).toEqual({ kind: 'current', minVersion: HELPER_MIN_VERSION });
+      const p = await probeOf(h);
+      expect(p).toMatchObject({ code: HELPER_STATUS.tooOld, msg: HELPER_MSG.tooOld, minVersion: HELPER_MIN_VERSION });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('installed and older than the latest: downloads, checks the sha256, replaces itself, 201 until restarted', async () => {
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest(sha)));
+    const self = join(dir, 'installed', 'dzy-helper.cjs');
+    mkdirSync(join(dir, 'installed'));
+    writeFileSync(self, '// 1.2.0');
+    let restartedTo = '';
+    const h = await start(HELPER_VERSION, { path: self, kind: 'bundle', platform: process.platform }, (v) => {
+      restartedTo = v;
+    });
+    try {
+      expect(await h.checkProduct()).toMatchObject({ kind: 'upgraded', version: '9.1.0' });
+      expect(readFileSync(self)).toEqual(build);
+      expect(restartedTo).toBe('9.1.0');
+      expect((await probeOf(h)).code).toBe(HELPER_STATUS.upgrading);
+      expect((await post('/', 'openrun', {})).code).toBe(HELPER_CODE.ok);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a build whose sha256 is not the one the product names is not installed', async () => {
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest('0'.repeat(64))));
+    const self = join(dir, 'installed', 'dzy-helper.cjs');
+    writeFileSync(self, '// 1.2.0');
+    const h = await start(HELPER_VERSION, { path: self, kind: 'bundle', platform: process.platform }, () => {
+      throw new Error('must not restart');
+    });
+    try {
+      const r = await h.checkProduct();
+      expect(r.kind).toBe('failed');
+      expect(r.kind === 'failed' && r.msg).toContain('校验失败');
+      expect(readFileSync(self, 'utf8')).toBe('// 1.2.0');
+      expect((await probeOf(h)).code).toBe(HELPER_STATUS.ok);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('the product unreachable: nothing changes', async () => {
+    const h = await startHelper({
+      origins: ['http://127.0.0.1:1'],
+      bureau: httpBureauClient({ baseUrl: sim.url }),
+      bureauUrl: sim.url,
+      port: 0,
+    });
+    try {
+      expect(await h.checkProduct()).toEqual({ kind: 'failed', msg: '无法连接代账云，未检查新版本' });
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -16,6 +16,7 @@ import {
   unfiledReturns,
 } from './filing.js';
 import { createInvoiceDesk, type DeskContext, totalsReply } from './invoices.js';
+import { createDevOAuth } from './oauth-dev.js';
 import { hallPage, trustedLoginPage } from './pages.js';
 import { receiptPdf } from './receipt-pdf.js';
 import {
@@ -107,7 +108,7 @@ const BAD_PARAMS = '40001';
 
 interface Session {
   qysh: string;
-  kind: 'etax' | 'gs';
+  kind: 'etax' | 'gs' | 'gsxt';
   expiresAt: number;
 }
 interface SmsTicket {
@@ -136,6 +137,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
   }
   const simToday = () => fixedToday ?? today();
   const faults = createFaults();
+  const oauthDev = createDevOAuth();
   const behaviours = new Map<string, Behaviour>(SCENARIO_TAXPAYERS.map((s) => [s.qysh, SCENARIOS[s.scenario]]));
   const names = new Map<string, string>();
   const sessions = new Map<string, Session>();
@@ -480,6 +482,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return send(res, 204, '');
     const b = method === 'POST' || method === 'DELETE' ? await readJson(req) : {};
+    if (oauthDev.handle(req, res, url, b)) return;
 
     if (path.startsWith('/admin/')) return sendJson(res, admin(method, path, url, b));
     if (method === 'GET' && path === '/hall') {
@@ -562,6 +565,33 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
         return answer(smsLogin(b));
       case '/gs/login':
         return answer(personalLogin(b));
+      // 国家企业信用信息公示系统 (the helper's /gsxt Login): the enterprise's liaison signs in with the
+      // same password rule as the e-tax login; the session then reads the annual-report home.
+      case '/gsxt/login': {
+        const q = str(b.qysh);
+        if (!q || !str(b.lxrxm)) return answer(reply({ code: '1', msg: '请输入统一社会信用代码与联络员姓名' }));
+        if (str(b.qymc) && !names.has(q)) names.set(q, str(b.qymc));
+        const t = taxpayer(q);
+        const pw = str(b.password);
+        if (pw === '' || (t.behaviour.login === 'mismatch' && pw !== SIM_ETAX_PASSWORD))
+          return answer(reply({ code: '2', msg: '联络员信息或密码错误[G1002]' }));
+        return answer(reply({ code: '0', msg: '登录成功', session: newSession(q, 'gsxt'), qymc: t.info.qymc }));
+      }
+      case '/gsxt/notice/report/home': {
+        const s = sessionOf(b);
+        if (s?.kind !== 'gsxt' || !s)
+          return sendJson(res, { code: SESSION_EXPIRED, msg: '会话已失效，请重新登录', data: null });
+        const t = taxpayer(s.qysh);
+        const year = Number(simToday().slice(0, 4));
+        const first = Math.max(Number(t.info.djrq.slice(0, 4)), year - 3);
+        const years = [];
+        for (let y = year - 1; y >= first; y--)
+          years.push({
+            year: String(y),
+            status: y === year - 1 && simToday().slice(5) < '06-30' ? '未报送' : '已公示',
+          });
+        return answer(reply({ qysh: t.qysh, qymc: t.info.qymc, deadline: `${year}-06-30`, reports: years }));
+      }
       default:
     }
     if (path.startsWith('/fp/')) {

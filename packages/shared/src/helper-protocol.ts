@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { defineCall } from './call.js';
+
 /**
  * The local helper service 365基础服务 (tax-bureau.md §7 "Local helper service", §4 base-service
  * status, §8 helper errors, §9 constants): what the web client and apps/helper say to each other over
@@ -15,8 +18,10 @@ export const HELPER_MIN_VERSION = '1.2.0';
 /** Default token every body carries (tax-bureau.md §9). */
 export const HELPER_DEFAULT_TOKEN = '123';
 
-/** Custom protocol handler the web client opens to start an installed helper. */
-export const HELPER_START_URL = 'dzy365://start';
+/** The custom protocol the install scripts register (HKCU\\Software\\Classes on Windows, xdg-mime on Linux). */
+export const HELPER_SCHEME = 'dzyhelper';
+/** Custom protocol handler the web client opens to start an installed helper (已安装，去启动). */
+export const HELPER_START_URL = `${HELPER_SCHEME}://start`;
 
 /** Base-service status (tax-bureau.md §4): 200 ok, 201 upgrading (wait, poll 1 s), 900 too old. */
 export const HELPER_STATUS = { ok: 200, upgrading: 201, tooOld: 900 } as const;
@@ -97,6 +102,8 @@ export const HELPER_PATH = {
   etax: '/hb_etax_ex',
   shenbao: '/ShenBaoQG',
   gsxt: '/gsxt',
+  /** Business-credit annual-report home, read with the /gsxt Login session. */
+  gsxtReportHome: '/notice/report/home',
 } as const;
 
 /** login_etax, SmsLogin: the spec's helper login outcomes (tax-bureau.md §4): 0 failed, 1 ok, 2 SMS needed. */
@@ -163,3 +170,46 @@ export function versionBelow(a: string, b: string): boolean {
   }
   return false;
 }
+
+/** One downloadable build of the helper (written by `npm run helper:dist` into its manifest). */
+export const helperBuildSchema = z.object({
+  /** File name under /api/helper/download/. */
+  file: z.string(),
+  /** What it is, for the 相关下载 page. */
+  title: z.string(),
+  platform: z.enum(['linux', 'win32']),
+  /** sea: a single executable (Node SEA); script: an installer or a bundle needing Node.js 20+. */
+  kind: z.enum(['sea', 'bundle', 'installer', 'uninstaller']),
+  size: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type HelperBuild = z.infer<typeof helperBuildSchema>;
+
+export const helperManifestSchema = z.object({
+  version: z.string(),
+  builtAt: z.string(),
+  builds: z.array(helperBuildSchema),
+});
+export type HelperManifest = z.infer<typeof helperManifestSchema>;
+
+/** Where the product serves a build: GET, public (the helper upgrades itself from it). */
+export const HELPER_DOWNLOAD_PREFIX = '/api/helper/download/';
+
+/**
+ * The product's helper version (issue 18 point 3): the latest build it offers and the oldest it accepts.
+ * The helper asks it to decide 900 (too old) and to upgrade itself (201 while it does); the 相关下载 page
+ * lists the builds. Public: the helper has no session.
+ */
+export const helperVersionCall = defineCall({
+  path: 'helper/version',
+  summary: '365基础服务版本：最新版本、最低可用版本与可下载的安装文件（含 sha256）',
+  access: 'public',
+  body: z.strictObject({}),
+  data: z.object({
+    /** The latest build offered (the helper's own version when nothing has been built). */
+    version: z.string(),
+    minVersion: z.string(),
+    builtAt: z.string().nullable(),
+    builds: z.array(helperBuildSchema),
+  }),
+});

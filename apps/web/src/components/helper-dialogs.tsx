@@ -3,7 +3,7 @@ import { HELPER_MSG, HELPER_TIMING } from '@dzy/shared';
 import { Button, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { type HelperProblem, startHelper } from '../lib/helper';
+import { downloadLatestHelper, type HelperProblem, startHelper } from '../lib/helper';
 import './etax-login/etax-login.css';
 
 const DOWNLOAD_PATH = '/nested/aboutDownload';
@@ -27,6 +27,7 @@ export function HelperProblemDialog({
   const [startFailed, setStartFailed] = useState(false);
   /** Found after 去启动: the dialog closes first, and the action goes on once it is gone. */
   const [leaving, setLeaving] = useState(false);
+  const [updating, setUpdating] = useState(false);
 
   const close = () => {
     setStarting(0);
@@ -36,6 +37,13 @@ export function HelperProblemDialog({
   const toDownloads = () => {
     close();
     navigate(DOWNLOAD_PATH);
+  };
+  /** 立即更新: the browser downloads the new build from the product; the downloads page shows how to install it. */
+  const update = async () => {
+    setUpdating(true);
+    await downloadLatestHelper();
+    setUpdating(false);
+    toDownloads();
   };
   const start = async () => {
     setStartFailed(false);
@@ -61,7 +69,7 @@ export function HelperProblemDialog({
         </Button>
       </Space>
     ) : problem === 'tooOld' ? (
-      <Button type="primary" onClick={toDownloads}>
+      <Button type="primary" onClick={update} loading={updating}>
         立即更新
       </Button>
     ) : (

@@ -2,18 +2,22 @@ import {
   encodeHelperData,
   HELPER_CODE,
   HELPER_DEFAULT_TOKEN,
+  HELPER_DOWNLOAD_PREFIX,
   HELPER_MIN_VERSION,
   HELPER_MSG,
   HELPER_PORTS,
   HELPER_START_URL,
   HELPER_STATUS,
   HELPER_TIMING,
+  type HelperBuild,
   type HelperProbe,
   type HelperProbeReply,
   helperRedeemCall,
+  helperVersionCall,
   versionBelow,
 } from '@dzy/shared';
 import { STORAGE_PREFIX } from './client-state';
+import { call } from './request';
 
 /**
  * The page's side of the local helper 365基础服务 (tax-bureau.md §4, §7, §8): discovery on loopback
@@ -212,4 +216,35 @@ export function readReply<T>(text: string): T {
   if (code === String(HELPER_STATUS.upgrading)) throw new HelperUnavailable('upgrading');
   const msg = typeof reply.msg === 'string' && reply.msg.trim() ? reply.msg.trim() : HELPER_MSG.loginFailed;
   throw new HelperCallError(code, msg);
+}
+
+/** The build for this computer: Windows its installer, Linux the single executable, else the bundle. */
+export function buildForThisComputer(builds: readonly HelperBuild[]): HelperBuild | undefined {
+  const ua = navigator.userAgent;
+  if (/Windows/i.test(ua)) return builds.find((b) => b.platform === 'win32' && b.kind === 'installer');
+  if (/Linux|X11/i.test(ua)) return builds.find((b) => b.platform === 'linux' && b.kind === 'sea');
+  return builds.find((b) => b.kind === 'bundle');
+}
+
+/** Starts the browser's download of one build from the product. */
+export function downloadBuild(build: HelperBuild) {
+  const a = document.createElement('a');
+  a.href = `${HELPER_DOWNLOAD_PREFIX}${encodeURIComponent(build.file)}`;
+  a.download = build.file;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+/**
+ * 立即更新: downloads the product's latest build for this computer (helper/version names it, with its
+ * sha256). Resolves with the build, or null when the product has none for it (the downloads page says
+ * how to install then).
+ */
+export async function downloadLatestHelper(): Promise<HelperBuild | null> {
+  const v = await call(helperVersionCall, {}, { handle: 'all' }).catch(() => null);
+  const build = v ? buildForThisComputer(v.builds) : undefined;
+  if (!build) return null;
+  downloadBuild(build);
+  return build;
 }

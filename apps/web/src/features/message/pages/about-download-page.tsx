@@ -4,9 +4,12 @@ import {
   DesktopOutlined,
   SafetyCertificateOutlined,
 } from '@ant-design/icons';
-import { HELPER_VERSION } from '@dzy/shared';
-import { Card, Col, Collapse, Row, Steps, Tag, Typography } from 'antd';
+import { HELPER_DOWNLOAD_PREFIX, HELPER_VERSION, helperVersionCall } from '@dzy/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Col, Collapse, Row, Skeleton, Steps, Tag, Typography } from 'antd';
 import { useDocumentTitle } from '../../../lib/document-title';
+import { buildForThisComputer, downloadBuild } from '../../../lib/helper';
+import { call } from '../../../lib/request';
 import { HelperStatusCard } from './helper-status-card';
 import '../message.css';
 
@@ -14,24 +17,24 @@ const { Title, Paragraph, Text } = Typography;
 
 const INSTALL_STEPS = [
   {
-    title: '准备运行环境',
+    title: '下载安装文件',
     content:
-      '在办公电脑上安装 Node.js 20 或更高版本，并取得代账云程序包（与服务器同一版本，其中的 apps/helper 即 365基础服务）。',
+      'Windows 电脑下载「Windows 安装程序」（dzy-helper-setup.ps1）；Linux 电脑下载「Linux 单文件程序」与「Linux 安装脚本」，放在同一目录。可用右侧列出的 sha256 核对文件完整。',
+  },
+  {
+    title: '运行安装',
+    content:
+      'Windows：右键安装程序选择「使用 PowerShell 运行」，或执行 powershell -ExecutionPolicy Bypass -File dzy-helper-setup.ps1（需已安装 Node.js 20 或更高版本）。Linux：在下载目录执行 sh install-linux.sh。均无需管理员权限，安装脚本会注册 dzyhelper:// 协议。',
   },
   {
     title: '启动服务',
     content:
-      '在程序包目录执行 npm install 后执行 npm run helper。服务只在本机（127.0.0.1）的 36501-36505 端口之一监听，其他电脑无法访问；只接受代账云页面（默认 http://127.0.0.1:8080）的请求，其他地址可用 --origin 或 DZY_ORIGIN 指定。',
+      '回到代账云页面，在提示「365基础服务未正常启动」时点击「已安装，去启动」，浏览器会通过 dzyhelper:// 协议启动它（首次可能询问是否允许打开）。服务只在本机 36501-36505 端口之一监听，只接受安装时所在的代账云地址的请求。',
   },
   {
-    title: '连接电子税务局',
+    title: '自动更新',
     content:
-      '默认连接 http://127.0.0.1:8090 的电子税务局（演示环境的模拟税局）；另有地址时用 --bureau 或 TAX_BUREAU_URL 指定。',
-  },
-  {
-    title: '在代账云中确认',
-    content:
-      '回到代账云刷新页面。需要本地服务的功能（如电子税务局登录、批量申报）会自动检测到它；检测不到时页面会提示您启动或重新安装。',
+      '365基础服务启动后会向代账云查询最新版本，发现新版本时自动下载、校验 sha256 并替换自身后重启（期间提示「365基础服务正在升级」）；版本过旧且无法自动更新时，页面提示「立即更新」并下载新版本。',
   },
 ];
 
@@ -52,15 +55,86 @@ const FAQ = [
     key: 'mac',
     label: '苹果电脑（macOS）或手机能用吗？',
     children:
-      '365基础服务可在 Windows、macOS 与 Linux 电脑上运行；手机和平板不支持（页面会提示「基础服务不支持该系统」），在上面仍可使用代账云的客户、合同、收费、工单等功能。',
+      'Windows 与 Linux 电脑有安装文件；macOS 可下载「单文件脚本」后用 Node.js 20 以上版本运行（node dzy-helper.cjs）。手机和平板不支持（页面会提示「基础服务不支持该系统」），在上面仍可使用代账云的客户、合同、收费、工单等功能。',
   },
   {
     key: 'fail',
     label: '页面提示「365基础服务未正常启动」怎么办？',
     children:
-      '请确认 npm run helper 的窗口仍在运行，且启动时显示的允许来源包含您打开代账云的地址（例如 http://127.0.0.1:8080）。仍检测不到时，检查安全软件是否阻止了它监听本机 36501-36505 端口。',
+      '请先点击「已安装，去启动」；仍检测不到时，确认安装时所在的代账云地址与您现在打开的地址一致（不一致时请从当前地址重新下载安装），并检查安全软件是否阻止了它监听本机 36501-36505 端口。开发环境也可在程序包目录执行 npm run helper 启动。',
   },
 ];
+
+const sizeText = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
+
+/** The builds the product offers (helper/version): name, size, sha256, download. */
+function HelperBuilds() {
+  const q = useQuery({ queryKey: ['helper/version'], queryFn: () => call(helperVersionCall, {}) });
+  if (q.isPending) return <Skeleton active paragraph={{ rows: 3 }} />;
+  const builds = q.data?.builds ?? [];
+  const mine = buildForThisComputer(builds);
+  if (builds.length === 0) {
+    return (
+      <div className="dzy-download-item">
+        <CloudDownloadOutlined />
+        <div>
+          <div className="dzy-download-name">365基础服务 v{q.data?.version ?? HELPER_VERSION}</div>
+          <Text type="secondary">
+            安装文件尚未生成：请管理员在服务器的程序包目录执行 npm run helper:dist。开发环境可执行 npm run helper
+            直接启动。
+          </Text>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div data-testid="helper-builds">
+      <Text type="secondary">
+        最新版本 v{q.data?.version}，最低可用版本 v{q.data?.minVersion}
+        {q.data?.builtAt ? `，生成于 ${q.data.builtAt.slice(0, 10)}` : ''}
+      </Text>
+      {builds
+        .filter((b) => b.kind !== 'uninstaller')
+        .map((b) => (
+          <div className="dzy-download-item" key={b.file}>
+            <CloudDownloadOutlined />
+            <div style={{ minWidth: 0, flex: 1 }}>
+              <div className="dzy-download-name">
+                {b.title}
+                {b === mine && (
+                  <Tag color="green" style={{ marginInlineStart: 8 }}>
+                    适合本机
+                  </Tag>
+                )}
+              </div>
+              <Text type="secondary">
+                {b.file} · {sizeText(b.size)}
+              </Text>
+              <div>
+                <Text type="secondary" copyable={{ text: b.sha256, tooltips: ['复制 sha256', '已复制'] }}>
+                  sha256 {b.sha256.slice(0, 16)}…
+                </Text>
+              </div>
+            </div>
+            <Button type={b === mine ? 'primary' : 'default'} size="small" onClick={() => downloadBuild(b)}>
+              下载
+            </Button>
+          </div>
+        ))}
+      <Text type="secondary">
+        卸载：Linux 执行 uninstall-linux.sh（
+        <a href={`${HELPER_DOWNLOAD_PREFIX}uninstall-linux.sh`} download>
+          下载
+        </a>
+        ），Windows 双击 dzy-helper-uninstall.reg（
+        <a href={`${HELPER_DOWNLOAD_PREFIX}dzy-helper-uninstall.reg`} download>
+          下载
+        </a>
+        ）后删除 %LOCALAPPDATA%\DzyHelper 文件夹。
+      </Text>
+    </div>
+  );
+}
 
 /** 相关下载 (/nested/aboutDownload): the local helper service and the desktop client. */
 export function AboutDownloadPage() {
@@ -102,8 +176,9 @@ export function AboutDownloadPage() {
             </ul>
             <Title level={5}>运行环境</Title>
             <Paragraph>
-              Windows 10 / 11、macOS 或 Linux 电脑，Node.js 20 或更高版本；浏览器建议使用 Chrome、360 极速浏览器 X
-              或新版 Edge。电脑需能访问代账云与电子税务局。手机和平板无法运行本地服务。
+              Windows 10 / 11（需 Node.js 20 或更高版本）或 64 位 Linux
+              电脑（单文件程序，无需另装运行环境）；浏览器建议使用 Chrome、360 极速浏览器 X 或新版
+              Edge。电脑需能访问代账云与电子税务局。手机和平板无法运行本地服务。
             </Paragraph>
             <Title level={5}>安装步骤</Title>
             <Steps
@@ -116,16 +191,7 @@ export function AboutDownloadPage() {
         </Col>
         <Col xs={24} xl={8}>
           <Card variant="borderless" title="下载" className="dzy-download-card">
-            <div className="dzy-download-item">
-              <CloudDownloadOutlined />
-              <div>
-                <div className="dzy-download-name">365基础服务 v{HELPER_VERSION}</div>
-                <Text type="secondary">
-                  随代账云程序包提供（apps/helper），在程序包目录执行 npm run helper 启动；Windows
-                  安装包随后续版本发布。
-                </Text>
-              </div>
-            </div>
+            <HelperBuilds />
             <div className="dzy-download-item">
               <DesktopOutlined />
               <div>
