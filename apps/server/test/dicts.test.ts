@@ -93,7 +93,7 @@ describe('dictionaries as data', () => {
       c.op,
     );
     expect(added.code).toBe(CODE.OK);
-    expect((await values('agency_scale', c.other)).data.at(-1)).toEqual({ dictCode: '6', label: '1000人以上' });
+    expect((await values('agency_scale', c.other)).data.at(-1)).toEqual({ code: '6', label: '1000人以上' });
     const dup = await t.call(
       saveDictCall.path,
       { dictType: 'agency_scale', typeName: '机构规模', dictCode: '6', label: '重复', sort: 1, enabled: true },

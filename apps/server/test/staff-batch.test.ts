@@ -160,7 +160,21 @@ describe('phone settings: who sees full phone numbers', () => {
       userIds: [ID.li],
       editable: true,
     });
+    // Client contact phones follow clientPhone: 张伟 is not listed, so his own client's contact is masked to him.
+    const [contact] = await t.ownerQuery<{ id: number; mobile: string }>(
+      `select e.id, c.mobile from enterprises e join enterprise_contacts c on c.enterprise_id = e.id
+        where e.agency_id = 1 and e.allocate_user = $1 and c.mobile like '1%' and e.deleted_at is null limit 1`,
+      [ID.zhang],
+    );
+    if (!contact) throw new Error('no demo contact of 张伟');
+    const contactsAs = async (cookie: string) =>
+      (await t.call<{ mobile: string }[]>('user/agency/getContactList', { enterpriseId: contact.id }, cookie)).data.map(
+        (x) => x.mobile,
+      );
+    expect(await contactsAs(zhang)).toContain(`${contact.mobile.slice(0, 3)}****${contact.mobile.slice(-4)}`);
+    expect(await contactsAs(admin)).toContain(contact.mobile);
     expect((await save({ staffPhone: 'admin', clientPhone: 'all', userIds: [] })).code).toBe(CODE.OK);
+    expect(await contactsAs(zhang)).toContain(contact.mobile);
     expect(await zhangPhoneAs(li)).toBe('138****0002');
     const [log] = await auditOf(t, 1, 'staff.phone_setting');
     expect(log?.detail).toMatchObject({ staffPhone: 'admin', clientPhone: 'all' });

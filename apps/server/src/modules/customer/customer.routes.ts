@@ -59,6 +59,7 @@ import { type ServerModule, serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
 import { emitWebhook } from '../apikey/webhook.js';
 import { isAgencyMember, isUniqueViolation, requireMembers } from '../role/member.repo.js';
+import { phoneViewer } from '../staff/phone-setting.js';
 import { credentialRevealCalls } from './credential-reveal.js';
 import { customerFileRoutes, removeAttachmentFiles } from './customer.files.js';
 import { importJob } from './customer.jobs.js';
@@ -105,7 +106,10 @@ export const customerModule: ServerModule = {
     serve(customerListCall, async ({ body, session, tx }) => {
       const agencyId = agencyOf(session);
       const where = customerWhere(session, agencyId, body);
-      return customerPage(tx, agencyId, where, body);
+      const page = await customerPage(tx, agencyId, where, body);
+      // Who sees full contact phones is the agency's 号码显示设置 (issue 19 point 3).
+      const see = await phoneViewer(tx, session);
+      return { ...page, list: page.list.map((c) => ({ ...c, contactPhone: see.client(c.contactPhone) })) };
     }),
 
     serve(customerDetailCall, async ({ body, session, tx }) => {
@@ -233,7 +237,8 @@ export const customerModule: ServerModule = {
 
     serve(contactListCall, async ({ body, session, tx }) => {
       const e = await requireEnterprise(tx, session, body.enterpriseId);
-      return tx
+      const see = await phoneViewer(tx, session);
+      const rows = await tx
         .select({
           id: enterpriseContacts.id,
           name: enterpriseContacts.name,
@@ -246,6 +251,7 @@ export const customerModule: ServerModule = {
         .from(enterpriseContacts)
         .where(eq(enterpriseContacts.enterpriseId, e.id))
         .orderBy(desc(enterpriseContacts.isPrimary), asc(enterpriseContacts.id));
+      return rows.map((r) => ({ ...r, mobile: see.client(r.mobile) }));
     }),
 
     // --- actions ---------------------------------------------------------------------------------
