@@ -23,12 +23,13 @@ import {
   taxpayerInfoCall,
   updateMemoryCall,
 } from '@dzy/shared';
-import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
+import { makeTaxpayer, SCENARIOS, startTaxSim, type TaxSim } from '@dzy/tax-sim';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inScope } from '../src/db/client.js';
 import { auditLog, enterpriseProfiles, enterpriseTaxData } from '../src/db/schema/index.js';
 import { decrypt } from '../src/lib/crypto.js';
+import { DEMO_DIFFERENCES } from '../src/modules/customer/master-data.seed.js';
 import {
   ADMIN,
   create,
@@ -102,6 +103,31 @@ const auditsOf = (action: string) =>
   );
 
 describe('需更新: the book against the bureau', () => {
+  it('the demo clients agree with the simulated bureau except the deliberate differences', async () => {
+    const rows = await t.ownerQuery<{ qysh: string; qymc: string; qyxz: string; ssqx: string }>(
+      `select e.qysh, e.qymc, e.qyxz, e.ssqx from enterprises e join organisations o on o.id = e.agency_id
+        where o.name = '演示财税代理有限公司' and e.qysh <> '' order by e.id`,
+    );
+    expect(rows.length).toBe(58);
+    const differ: { qysh: string; fields: string[] }[] = [];
+    for (const e of rows) {
+      // What the simulator registers for it (the name a login sends unless it registered its own).
+      const b = makeTaxpayer(e.qysh, SCENARIOS.clean, e.qymc).info;
+      const fields = [
+        ...(b.qymc !== e.qymc ? ['qymc'] : []),
+        ...(b.qyxz !== e.qyxz ? ['qyxz'] : []),
+        ...(b.swjgdm.slice(1, 7) !== e.ssqx ? ['region'] : []),
+      ];
+      if (fields.length > 0) differ.push({ qysh: e.qysh, fields });
+    }
+    expect(differ).toEqual(DEMO_DIFFERENCES.map((d) => ({ qysh: d.qysh, fields: [...d.fields] })));
+    const showcase = rows.find((e) => e.qysh === DEMO_DIFFERENCES[0].qysh);
+    expect(showcase?.qymc).toBe('上海丰益企业管理咨询有限公司');
+    expect(makeTaxpayer(DEMO_DIFFERENCES[0].qysh, SCENARIOS.clean, showcase?.qymc).info.qymc).toBe(
+      '上海和诚食品有限公司',
+    );
+  });
+
   it('a live 纳税人信息 query marks the client, lists the difference, and taking the bureau values clears it', async () => {
     const c = await renamedClient('上海丰益企业管理咨询有限公司', '上海和诚食品有限公司');
     const before = await t.call<Diff>(bureauDiffCall.path, { id: c.id }, admin);

@@ -2,6 +2,8 @@ export type { FaultKind, FaultSpec, Faults, Times } from './faults.js';
 export type { PaymentBehaviour } from './returns.js';
 export { type SmsRecord, startTaxSim, type TaxSim, type TaxSimOptions } from './server.js';
 export {
+  makeTaxpayer,
+  REGISTERED_NAMES,
   SCENARIO_TAXPAYERS,
   SCENARIOS,
   type Scenario,

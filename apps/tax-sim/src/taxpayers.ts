@@ -186,12 +186,24 @@ export interface Taxpayer {
 const TRADES = [...'华鑫恒瑞德鼎泰丰盛源达宏远嘉诚信和润启明'];
 const INDUSTRIES = ['商贸', '科技', '建材', '餐饮管理', '电子', '文化传媒', '物流', '咨询服务', '机械设备', '食品'];
 
-/** The taxpayer for a tax number; name from the login's qymc when one was ever given. */
+/**
+ * Registered names that differ from what the agency's book calls the client: the demo data's
+ * deliberate difference (issue 19 point 1, 需更新). The bureau keeps its registered name whatever
+ * name a login sends.
+ */
+export const REGISTERED_NAMES: Readonly<Record<string, string>> = {
+  '91310120MAQU6EHY9C': '上海和诚食品有限公司',
+};
+
+/** The taxpayer for a tax number; name from the registry, else the login's qymc when one was ever given. */
 export function makeTaxpayer(qysh: string, behaviour: Behaviour, qymc?: string): Taxpayer {
   const r = rng(`taxpayer:${qysh}`);
   const area = areaOf(qysh);
   const province = provinceOf(qysh);
-  const name = qymc || `${province.slice(0, 2)}${pick(r, TRADES)}${pick(r, TRADES)}${pick(r, INDUSTRIES)}有限公司`;
+  const name =
+    REGISTERED_NAMES[qysh] ||
+    qymc ||
+    `${province.slice(0, 2)}${pick(r, TRADES)}${pick(r, TRADES)}${pick(r, INDUSTRIES)}有限公司`;
   const year = int(r, 2012, 2023);
   const djrq = `${year}-${String(int(r, 1, 12)).padStart(2, '0')}-${String(int(r, 1, 28)).padStart(2, '0')}`;
   return {

@@ -18,6 +18,7 @@ import {
 } from '../../db/seed/demo-bureau.js';
 import { generateMobile, generatePersonName, mulberry32 } from '../../db/seed/demo-data.js';
 import { encrypt } from '../../lib/crypto.js';
+import { seedMasterDataDemo } from './master-data.seed.js';
 
 /**
  * Which customer features are paid (business.md §6): only stopping and resuming service is, so the
@@ -128,6 +129,7 @@ export async function seedCustomerDemo(db: Db, agencyIds: readonly number[], sec
     if (links.length > 0) await db.insert(enterpriseLabels).values(links);
     // Credentials are stored encrypted, so they need the server's key (not given: none are set).
     if (secretKey) await seedBureauCredentials(db, agencyId, list, secretKey, n === 0);
+    if (n === 0) await seedMasterDataDemo(db, agencyId);
     if (n === 0) {
       // The 5th and 6th enterprises (李晓梅's and 张伟's) are missing their tax number.
       const missing = list.slice(4, 6).map((e) => e.id);
