@@ -1,6 +1,11 @@
-/** Counts over 9999 read as 万 with two decimals (12345 → 1.23万). */
+/**
+ * Counts over 9999 read as 万 with two decimals (12345 → 1.23万), and from 1亿 on as 亿
+ * (123456789 → 1.23亿). Two decimals are cut, not rounded, so 99999999 reads 9999.99万, never 10000.00万.
+ */
 export function formatCount(n: number): string {
-  if (n > 9999) return `${(n / 10000).toFixed(2)}万`;
+  const cut = (v: number) => (Math.floor(v * 100) / 100).toFixed(2);
+  if (n >= 100_000_000) return `${cut(n / 100_000_000)}亿`;
+  if (n > 9999) return `${cut(n / 10_000)}万`;
   return String(n);
 }
 
