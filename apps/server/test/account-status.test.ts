@@ -14,6 +14,7 @@ import {
   zhztInfoCall,
 } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshBenefitStatus } from '../src/modules/account-status/account-status.routes.js';
 import { ADMIN, FACTORY, OTHER_ADMIN, ZHANG } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 
@@ -148,11 +149,14 @@ describe('机构权益: the operator grants and extends plans', () => {
 
   it('once the expiry has passed the status reads 已到期, in the book too', async () => {
     await t.ownerQuery(`update agency_accounts set expires_on = '${day(-1)}' where agency_id = ${org.demo}`);
-    const mine = await info(c.admin);
-    expect(mine).toMatchObject({ qyzt: '3', qyztLabel: '已到期', daysLeft: -1 });
+    // The daily sweep turns it, without anyone opening the account page first.
+    expect(await refreshBenefitStatus(t.db, chinaToday())).toBe(1);
+    expect(await refreshBenefitStatus(t.db, chinaToday())).toBe(0);
     expect((await orgRow(org.demo))?.qyzt).toBe('3');
     const eq = await t.call<{ qyzt: string }>(agencyEquityCall.path, {}, c.admin);
     expect(eq.data.qyzt).toBe('3');
+    const mine = await info(c.admin);
+    expect(mine).toMatchObject({ qyzt: '3', qyztLabel: '已到期', daysLeft: -1 });
     // Extended: active again.
     expect((await grant({ expiresOn: day(400) })).data.qyzt).toBe('1');
     const history = await t.call<BenefitGrant[]>(grantListCall.path, { agencyId: org.demo }, c.op);

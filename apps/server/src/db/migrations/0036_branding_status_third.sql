@@ -136,3 +136,22 @@ $$;
 REVOKE ALL ON FUNCTION agency_client_counts(integer[]) FROM PUBLIC;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION agency_client_counts(integer[]) TO dzy_app;
+--> statement-breakpoint
+-- The daily sweep: every agency's benefit status qyzt from its account's expiry on the given China date
+-- (business.md §4: '1' active, '2' within the reminder days, '3' expired). Returns how many changed.
+CREATE OR REPLACE FUNCTION refresh_benefit_status(p_today date)
+RETURNS integer LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public
+AS $$
+  WITH target AS (
+    SELECT a.agency_id,
+      CASE WHEN a.expires_on < p_today THEN '3' WHEN a.expires_on - p_today <= a.remind_days THEN '2' ELSE '1' END AS qyzt
+    FROM agency_accounts a WHERE a.expires_on IS NOT NULL
+  ), changed AS (
+    UPDATE organisations o SET qyzt = t.qyzt FROM target t WHERE t.agency_id = o.id AND o.qyzt <> t.qyzt RETURNING 1
+  )
+  SELECT count(*)::int FROM changed;
+$$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION refresh_benefit_status(date) FROM PUBLIC;
+--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION refresh_benefit_status(date) TO dzy_app;

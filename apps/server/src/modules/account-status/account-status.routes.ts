@@ -14,12 +14,13 @@ import {
   zhztInfoCall,
 } from '@dzy/shared';
 import { and, desc, eq, ilike, inArray, ne, type SQL, sql } from 'drizzle-orm';
-import type { Queryable } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
 import { listPage } from '../../db/paging.js';
 import { agencyAccounts, benefitGrants, organisations, serviceProviders, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
+import { startDailyTimer } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { requireOperator } from '../message/announcement.routes.js';
 
@@ -246,4 +247,21 @@ export const accountStatusCalls = [
   }),
 ];
 
-export const accountStatusModule: ServerModule = { name: 'account-status', calls: accountStatusCalls };
+/**
+ * The daily sweep (refresh_benefit_status in 0036): every agency's qyzt from its account's expiry, so the
+ * benefit checks and dialogs (which read organisations.qyzt) turn 即将到期 and 已到期 on the day.
+ */
+export async function refreshBenefitStatus(db: Database, date: string): Promise<number> {
+  const res = (await db.app.execute(sql`select refresh_benefit_status(${date}::date) as n`)) as unknown as {
+    rows: { n: number }[];
+  };
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+export const accountStatusModule: ServerModule = {
+  name: 'account-status',
+  calls: accountStatusCalls,
+  routes(app, deps) {
+    startDailyTimer(app, 'benefit status', (date) => refreshBenefitStatus(deps.db, date));
+  },
+};
