@@ -161,8 +161,11 @@ describe('操作日志 (the audit log viewer)', () => {
 describe('retention', () => {
   it('deletes rows past the retention (at least 180 days) in the daily job, and nothing younger', async () => {
     const keep = await seedRow({ agencyId: 1, userId: ID.admin, action: 'customer.update', daysAgo: 179 });
-    const gone = await seedRow({ agencyId: 1, userId: ID.admin, action: 'customer.update', daysAgo: 181 });
+    // Agency 1 keeps 300 days (below): its rows of 181 and 250 days stay, one of 400 days goes.
+    const within = await seedRow({ agencyId: 1, userId: ID.admin, action: 'customer.update', daysAgo: 181 });
     const between = await seedRow({ agencyId: 1, userId: ID.admin, action: 'customer.update', daysAgo: 250 });
+    const ancient = await seedRow({ agencyId: 1, userId: ID.admin, action: 'customer.update', daysAgo: 400 });
+    // Agency 2 keeps the default 180 days; platform rows are kept 180 days.
     const theirs = await seedRow({ agencyId: 2, userId: ID.otherAdmin, action: 'customer.update', daysAgo: 181 });
     const platform = await seedRow({ agencyId: null, userId: null, action: 'auth.login_failed', daysAgo: 200 });
     // Agency 1 keeps 300 days: the 250-day row stays with it.
@@ -181,8 +184,8 @@ describe('retention', () => {
     await jobsDone(t, AGENCY.demo, AUDIT_RETENTION_QUEUE, 60_000);
     await jobsDone(t, AGENCY.other, AUDIT_RETENTION_QUEUE, 60_000);
     const left = await t.ownerQuery<{ id: number }>('select id from audit_log where id = any($1::int[])', [
-      `{${[keep, gone, between, theirs, platform].join(',')}}`,
+      `{${[keep, within, between, ancient, theirs, platform].join(',')}}`,
     ]);
-    expect(left.map((r) => Number(r.id)).sort((a, b) => a - b)).toEqual([keep, between].sort((a, b) => a - b));
+    expect(left.map((r) => Number(r.id)).sort((a, b) => a - b)).toEqual([keep, within, between].sort((a, b) => a - b));
   });
 });

@@ -186,7 +186,7 @@ export function EnrolForm({
         <div>
           <Typography.Text type="secondary">密钥（手动输入）</Typography.Text>
           <Typography.Paragraph
-            copyable={{ text: secret.secret }}
+            copyable={{ text: secret.secret, tooltips: ['复制密钥', '已复制'] }}
             className="dzy-2fa-secret"
             data-testid="two-factor-secret"
           >
