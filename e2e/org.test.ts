@@ -82,7 +82,7 @@ describe('organisations', () => {
 
     // The portal's own button (the header offers the same once its organisation list has loaded).
     await page.getByRole('main').getByRole('button', { name: '创建代理机构' }).click();
-    await applyForAgency(page, name, '91330106MA2XQD0018');
+    await applyForAgency(page, name, '913301060000180');
 
     await approveAsOperator(name);
     expect(await product.lastSms(phone)).toContain(`“${name}”已审核通过`);
@@ -103,7 +103,7 @@ describe('organisations', () => {
     const switcher = page.getByRole('dialog', { name: '切换组织' });
     await visible(switcher.getByText('13800000000'));
     await switcher.getByRole('button', { name: '创建代理机构' }).click();
-    await applyForAgency(page, name, '91330106MA2XQD0026');
+    await applyForAgency(page, name, '913301060000260');
     await approveAsOperator(name);
 
     await page.getByRole('button', { name: '切换组织' }).click();

@@ -13,6 +13,7 @@ import { useEffect, useState } from 'react';
 import { toast } from '../../../lib/feedback';
 import { taxNumberInput } from '../../../lib/form-rules';
 import { ApiError, call } from '../../../lib/request';
+import { agencyTaxChangeProblem } from '../agency-tax';
 import { loadRegions, ORG_KEYS, useAgencyRelation } from '../api';
 
 interface RegionOption {
@@ -86,11 +87,13 @@ export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: 
     if (r?.exists) throw new Error(AGENCY_NAME_TAKEN_MSG);
   };
 
-  // foundation.md §5: a tax number that is not 6-20 letters or digits is refused and the field cleared.
-  const checkTaxOnBlur = () => {
+  // foundation.md §5: on change (leaving the field changed) the tax number must be 6-20 digits, else
+  // 税号为6-20位数字 and the field is cleared.
+  const checkTaxOnChange = () => {
     const v: string = form.getFieldValue('agencyTax') ?? '';
-    if (v && !AGENCY_TAX_RE.test(v)) {
-      toast('warning', '税号为6-20位数字或字母');
+    const problem = agencyTaxChangeProblem(v);
+    if (problem) {
+      toast('warning', problem);
       form.setFieldValue('agencyTax', '');
     }
   };
@@ -191,7 +194,7 @@ export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: 
             { pattern: AGENCY_TAX_RE, message: '税号为6-20位数字或字母', validateTrigger: 'onBlur' },
           ]}
         >
-          <Input placeholder="请输入代理所税号（6-20位数字或字母）" onBlur={checkTaxOnBlur} />
+          <Input placeholder="请输入代理所税号（6-20位数字）" maxLength={20} onBlur={checkTaxOnChange} />
         </Form.Item>
         <Form.Item
           label="所在地区"
