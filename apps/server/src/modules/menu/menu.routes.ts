@@ -7,8 +7,8 @@ import {
   type MenuNode,
   PERM_WHITELIST_GATES,
 } from '@dzy/shared';
-import { type ServerModule, serve } from '../../plugins/calls.js';
 import { whitelistsFor } from '../../lib/whitelist.js';
+import { type ServerModule, serve } from '../../plugins/calls.js';
 
 /** The menu tree a holder of `perms` may see: pages they hold (or that need none), directories that keep a page. */
 export function menuTreeFor(perms: readonly string[], parentId = 0, lists?: ReadonlySet<string>): MenuNode[] {

@@ -347,7 +347,9 @@ export const kjgcCalls = [
       throw new AppError(CODE.CONFLICT, KJGC_MSG.clientTaken);
     const rows = await tx
       .insert(kjgcHandovers)
-      .values(ids.map((id) => ({ enterpriseId: id, agencyId, kjgcId: b.kjgcId, bindingId: b.id, createdBy: session.userId })))
+      .values(
+        ids.map((id) => ({ enterpriseId: id, agencyId, kjgcId: b.kjgcId, bindingId: b.id, createdBy: session.userId })),
+      )
       .onConflictDoNothing()
       .returning({ id: kjgcHandovers.enterpriseId });
     await audit(tx, req, session, 'kjgc.handover', String(b.id), { kjgcId: b.kjgcId, aeiIds: rows.map((r) => r.id) });

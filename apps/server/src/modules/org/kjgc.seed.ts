@@ -7,7 +7,10 @@ import { enterprises, kjgcBindings, kjgcHandovers, whitelistOrders } from '../..
  * to it with its consent, and every client it has is handed over (what the demo factory saw before bindings).
  */
 export async function seedKjgcDemo(db: Db, agencyId: number, kjgcId: number, factoryUserId: number, adminId: number) {
-  await db.insert(whitelistOrders).values({ type: 'dljghdkjgcmenu', busiVal: String(agencyId) }).onConflictDoNothing();
+  await db
+    .insert(whitelistOrders)
+    .values({ type: 'dljghdkjgcmenu', busiVal: String(agencyId) })
+    .onConflictDoNothing();
   const [binding] = await db
     .insert(kjgcBindings)
     .values({ kjgcId, agencyId, status: 1, requestedBy: factoryUserId, decidedBy: adminId, decidedAt: new Date() })

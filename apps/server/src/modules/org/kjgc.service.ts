@@ -17,7 +17,8 @@ export function factoryOf(session: SessionCtx): number {
  * white list, for a holder of kjgc:manage; a factory is refused.
  */
 export async function agencySideOf(tx: Queryable, session: SessionCtx): Promise<number> {
-  if (session.orgType === 'kjgc' || session.agencyId === null) throw new AppError(CODE.NO_PERMISSION, KJGC_MSG.notAgency);
+  if (session.orgType === 'kjgc' || session.agencyId === null)
+    throw new AppError(CODE.NO_PERMISSION, KJGC_MSG.notAgency);
   // Lists are read by any caller's handler: the agency side is the administrator's (kjgc:manage).
   if (!hasPerm(session.perms, 'kjgc:manage')) throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
   await requireWhitelist(tx, session.agencyId, 'dljghdkjgcmenu');
@@ -27,7 +28,12 @@ export async function agencySideOf(tx: Queryable, session: SessionCtx): Promise<
 /** The agencies a factory is bound to now (status 1), oldest binding first. */
 export function boundAgencies(tx: Queryable, kjgcId: number) {
   return tx
-    .select({ bindingId: kjgcBindings.id, agencyId: organisations.id, agencyName: organisations.name, agencyTax: organisations.taxNo })
+    .select({
+      bindingId: kjgcBindings.id,
+      agencyId: organisations.id,
+      agencyName: organisations.name,
+      agencyTax: organisations.taxNo,
+    })
     .from(kjgcBindings)
     .innerJoin(organisations, eq(organisations.id, kjgcBindings.agencyId))
     .where(and(eq(kjgcBindings.kjgcId, kjgcId), eq(kjgcBindings.status, 1)))

@@ -142,9 +142,13 @@ export function PlatformApplicationsPage() {
         <div className="dzy-apply-name">
           <div>
             <Typography.Text strong>{r.agencyName}</Typography.Text>
-            {r.agencyType === 'kd' && (
-              <Tag color="geekblue" variant="filled" style={{ marginInlineStart: 6 }}>
-                {ORG_TYPE_NAMES.kd}
+            {r.agencyType !== 'dls' && (
+              <Tag
+                color={r.agencyType === 'kjgc' ? 'purple' : 'geekblue'}
+                variant="filled"
+                style={{ marginInlineStart: 6 }}
+              >
+                {ORG_TYPE_NAMES[r.agencyType]}
               </Tag>
             )}
           </div>
