@@ -142,8 +142,12 @@ export function messageFor(reply: Pick<Envelope, 'code' | 'msg'>): string {
 
 let expiredShown = false;
 
-/** The one blocking "session expired" dialog; later 403s while it is open add nothing. */
-function showSessionExpired(): void {
+/**
+ * The one blocking "session expired" dialog (登录超时，请重新登陆 / 重新登录); later 403s while it is open add
+ * nothing. Exported for the file downloads and uploads that fetch outside call(), so a 403 there shows
+ * the same dialog as every other call.
+ */
+export function showSessionExpired(): void {
   if (expiredShown) return;
   expiredShown = true;
   blockingConfirm({

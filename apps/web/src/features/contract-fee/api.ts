@@ -1,7 +1,7 @@
-import { type CallDef, feeOwnersCall, feeYuanGrouped, MSG } from '@dzy/shared';
+import { type CallDef, feeOwnersCall, feeYuanGrouped } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from '../../lib/feedback';
-import { call } from '../../lib/request';
+import { call, showSessionExpired } from '../../lib/request';
 
 /** Query keys of the fee feature; all start with 'contract-fee'. */
 export const FEE_KEYS = {
@@ -41,7 +41,8 @@ export async function downloadPost(path: string, fallbackName: string, body: unk
     });
     if (!res.ok) {
       const reply = (await res.json().catch(() => null)) as { msg?: string } | null;
-      toast('warning', res.status === 403 ? MSG.sessionExpired : reply?.msg || '导出失败，请稍后重试');
+      if (res.status === 403) showSessionExpired();
+      else toast('warning', reply?.msg || '导出失败，请稍后重试');
       return false;
     }
     const blob = await res.blob();

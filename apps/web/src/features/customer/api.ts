@@ -6,12 +6,11 @@ import {
   getCompartmentInfoCall,
   gradeListCall,
   labelListCall,
-  MSG,
   type Region,
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from '../../lib/feedback';
-import { call } from '../../lib/request';
+import { call, showSessionExpired } from '../../lib/request';
 
 /** Query keys of the customer feature; all start with 'customer'. */
 export const CUSTOMER_KEYS = {
@@ -70,7 +69,7 @@ export async function uploadFile<T>(path: string, file: File): Promise<Envelope<
     const res = await fetch(`/api/${path}`, { method: 'POST', body, credentials: 'same-origin' });
     const reply = (await res.json().catch(() => null)) as Envelope<T> | null;
     if (res.status === 403 || reply?.code === CODE.SESSION_EXPIRED) {
-      toast('warning', MSG.sessionExpired);
+      showSessionExpired();
       return null;
     }
     if (!reply) {
@@ -99,7 +98,8 @@ export async function downloadFile(path: string, fallbackName: string, body?: un
     });
     if (!res.ok) {
       const reply = (await res.json().catch(() => null)) as Envelope<unknown> | null;
-      toast('warning', res.status === 403 ? MSG.sessionExpired : reply?.msg || '下载失败，请稍后重试');
+      if (res.status === 403) showSessionExpired();
+      else toast('warning', reply?.msg || '下载失败，请稍后重试');
       return false;
     }
     const blob = await res.blob();

@@ -1,9 +1,10 @@
 import { CameraOutlined } from '@ant-design/icons';
-import { AVATAR_ACCEPT, AVATAR_FIELD, AVATAR_MAX_BYTES, AVATAR_MSG, AVATAR_UPLOAD_PATH, CODE, MSG } from '@dzy/shared';
+import { AVATAR_ACCEPT, AVATAR_FIELD, AVATAR_MAX_BYTES, AVATAR_MSG, AVATAR_UPLOAD_PATH, CODE } from '@dzy/shared';
 import { Modal, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
 import { UserAvatar } from '../../../components/user-avatar';
 import { toast } from '../../../lib/feedback';
+import { showSessionExpired } from '../../../lib/request';
 
 const TYPES = AVATAR_ACCEPT.split(',');
 
@@ -52,7 +53,7 @@ export function AvatarUpload({
         data: { headimg: string };
       } | null;
       if (res.status === 403 || reply?.code === CODE.SESSION_EXPIRED) {
-        toast('warning', MSG.sessionExpired);
+        showSessionExpired();
         return;
       }
       if (!reply || reply.code !== CODE.OK) {

@@ -2,7 +2,6 @@ import { DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
 import {
   BOOK_PRINT_FILES,
   BOOK_PRINT_POLL_MS,
-  MSG,
   PRINT_CLIENT_STATE_NAMES,
   PRINT_ITEM_NAMES,
   PRINT_ITEMS,
@@ -44,7 +43,7 @@ import { type ListColumn, ListTable } from '../../../components/list-page/list-t
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
 import { usePagedList } from '../../../lib/paging';
-import { call } from '../../../lib/request';
+import { call, showSessionExpired } from '../../../lib/request';
 import { LinkedAgencyGuard } from '../../org/components/linked-agency-guard';
 import './print-page.css';
 
@@ -233,7 +232,8 @@ async function downloadGet(path: string, fallbackName: string) {
     const type = res.headers.get('content-type') ?? '';
     if (!res.ok || type.includes('json')) {
       const reply = (await res.json().catch(() => null)) as { msg?: string } | null;
-      toast('warning', res.status === 403 ? MSG.sessionExpired : reply?.msg || '下载失败，请稍后重试');
+      if (res.status === 403) showSessionExpired();
+      else toast('warning', reply?.msg || '下载失败，请稍后重试');
       return;
     }
     const blob = await res.blob();
