@@ -21,8 +21,10 @@ import {
   noteCancelConcernCall,
   noteConcernCall,
   noteDeleteCall,
+  noteGetStagingCall,
   noteListCall,
   noteSaveCall,
+  noteStagingCall,
   QYXZ_NAMES,
   SERVICE_STATUS_NAMES,
 } from '@dzy/shared';
@@ -55,6 +57,7 @@ import { ClientOrders } from '../../workorder/components/client-orders';
 import { act, CUSTOMER_KEYS, downloadFile, uploadFile } from '../api';
 import { BenefitTag } from './benefit-tag';
 import { CredentialsPanel } from './credential-reveal';
+import { MasterDataPanel } from './master-data-panel';
 
 const ACCEPT = '.pdf,.jpg,.jpeg,.png,.xlsx,.docx';
 const _optionLabel = (options: readonly { value: string; label: string }[], v: string) =>
@@ -71,6 +74,28 @@ function NotesPanel({ id }: { id: number }) {
     queryFn: () => call(noteListCall, { enterpriseId: id, pageNo: 1, pageSize: 100 }),
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: CUSTOMER_KEYS.notes(id) });
+  // A half-written note is kept on the server (user/note/staging) and comes back when the drawer opens again.
+  const [draftLoaded, setDraftLoaded] = useState(false);
+  useEffect(() => {
+    let live = true;
+    setDraftLoaded(false);
+    call(noteGetStagingCall, { enterpriseId: id })
+      .then((r) => {
+        if (live && r?.content) setText(r.content);
+      })
+      .catch(() => undefined)
+      .finally(() => live && setDraftLoaded(true));
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  useEffect(() => {
+    if (!draftLoaded) return;
+    const timer = setTimeout(() => {
+      void call(noteStagingCall, { enterpriseId: id, content: text }).catch(() => undefined);
+    }, 800);
+    return () => clearTimeout(timer);
+  }, [text, id, draftLoaded]);
   const save = async () => {
     if (!text.trim()) {
       toast('warning', '请输入记事内容');
@@ -271,6 +296,7 @@ export function EnterpriseDrawer({
   kjgc: boolean;
 }) {
   const can = useHasPerm();
+  const queryClient = useQueryClient();
   const detail = useQuery({
     queryKey: CUSTOMER_KEYS.detail(id ?? 0),
     queryFn: () => call(customerDetailCall, { id: id as number }),
@@ -291,6 +317,7 @@ export function EnterpriseDrawer({
           <Space size={8} wrap>
             <span>{d.qymc}</span>
             <BenefitTag agencyQyzt={agencyQyzt} kjgc={kjgc} qyzt={d.qyzt} />
+            {d.needUpdate && <Tag color="orange">需更新</Tag>}
           </Space>
         ) : (
           '企业详情'
@@ -413,6 +440,16 @@ export function EnterpriseDrawer({
                 children: <AttachmentsPanel id={d.id} list={d.attachments} />,
               },
               { key: 'notes', label: '记事', children: <NotesPanel id={d.id} /> },
+              {
+                key: 'bureau',
+                label: d.needUpdate ? <Badge dot>税局比对</Badge> : '税局比对',
+                children: (
+                  <MasterDataPanel
+                    id={d.id}
+                    onChanged={() => void queryClient.invalidateQueries({ queryKey: CUSTOMER_KEYS.all })}
+                  />
+                ),
+              },
               ...(can(['workorder:list:view'])
                 ? [
                     {

@@ -7,6 +7,7 @@ import {
   IMPORT_PUSH_TYPE,
   type ImportResult,
   importProgressCall,
+  MASTER_FILES,
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Modal, Progress, Space, Typography, Upload } from 'antd';
@@ -17,7 +18,7 @@ import { onPush } from '../../../lib/push';
 import { call } from '../../../lib/request';
 import { downloadFile, uploadFile } from '../api';
 
-type Mode = 'customer' | 'password';
+type Mode = 'customer' | 'password' | 'shuiju';
 
 const TEXT: Record<
   Mode,
@@ -42,6 +43,17 @@ const TEXT: Record<
     failPath: CUSTOMER_FILES.pwdFailList,
     failName: '批量导入账号密码失败记录.xlsx',
     notes: ['按企业税号匹配您可见的客户；留空的单元格不改动已保存的内容。', '密码加密保存，导入后页面只显示脱敏内容。'],
+  },
+  shuiju: {
+    title: '导入税局密码',
+    template: MASTER_FILES.shuiJuTemplate,
+    templateName: '税局密码导入模板.xlsx',
+    failPath: MASTER_FILES.shuiJuFailList,
+    failName: '批量导入税局密码失败记录.xlsx',
+    notes: [
+      '只导入电子税务局的登录账号和密码，按企业税号匹配您可见的客户。',
+      '账号和密码须同时填写；密码加密保存，导入后页面只显示脱敏内容。',
+    ],
   },
 };
 
@@ -118,8 +130,11 @@ export function ImportDialog({
       return;
     }
     setUploading(true);
-    if (mode === 'password') {
-      const r = await uploadFile<Outcome>(CUSTOMER_FILES.pwdUpload, file);
+    if (mode === 'password' || mode === 'shuiju') {
+      const r = await uploadFile<Outcome>(
+        mode === 'shuiju' ? MASTER_FILES.shuiJuUpload : CUSTOMER_FILES.pwdUpload,
+        file,
+      );
       setUploading(false);
       if (r) {
         setOutcome({ ...r.data, unExport: 0 });

@@ -1,4 +1,5 @@
 import {
+  CloudSyncOutlined,
   CloudUploadOutlined,
   DeleteOutlined,
   DownOutlined,
@@ -26,8 +27,11 @@ import {
   customerServiceCall,
   getMemoryCall,
   HYDJ_NAMES,
+  MASTER_FILES,
+  MASTER_MSG,
   QYXZ_NAMES,
   QYXZ_OPTIONS,
+  takeBureauCall,
   updateMemoryCall,
 } from '@dzy/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -65,6 +69,7 @@ interface SearchValues {
   allocateUser?: number;
   serviceStatus?: '0' | '1';
   benefitStatus?: 'active' | 'expiring' | 'expired';
+  needUpdate?: '1';
 }
 
 type Sort = Pick<CustomerFilter, 'sortField' | 'sortOrder'>;
@@ -89,6 +94,7 @@ function toFilter(v: SearchValues): CustomerFilter {
   if (v.allocateUser !== undefined && v.allocateUser !== null) f.allocateUser = v.allocateUser;
   if (v.serviceStatus) f.serviceStatus = v.serviceStatus;
   if (v.benefitStatus) f.benefitStatus = v.benefitStatus;
+  if (v.needUpdate) f.needUpdate = v.needUpdate;
   return f;
 }
 
@@ -117,7 +123,7 @@ export function CustomerPage() {
   const [drawer, setDrawer] = useState<number | null>(null);
   const [etaxFor, setEtaxFor] = useState<EtaxEnterprise | null>(null);
   const [assign, setAssign] = useState<CustomerItem[] | null>(null);
-  const [importing, setImporting] = useState<'customer' | 'password' | null>(null);
+  const [importing, setImporting] = useState<'customer' | 'password' | 'shuiju' | null>(null);
   const [dictionary, setDictionary] = useState<'labels' | 'grades' | null>(null);
   const chooserOpen = params.get('chooser') === '1';
 
@@ -239,6 +245,32 @@ export function CustomerPage() {
     if (ok) toast('success', CUSTOMER_MSG.exported);
   };
 
+  const exportNeedUpdate = async () => {
+    const ok = await downloadFile(MASTER_FILES.needUpdateExport, '需更新客户.xlsx', filter);
+    if (ok) toast('success', CUSTOMER_MSG.exported);
+  };
+
+  const takeBureau = (rows: CustomerItem[]) => {
+    const marked = rows.filter((r) => r.needUpdate);
+    if (marked.length === 0) {
+      toast('warning', MASTER_MSG.nothingToTake);
+      return;
+    }
+    modal.confirm({
+      title: '按税局信息更新',
+      content: MASTER_MSG.takeConfirm(marked.length),
+      okText: '更新',
+      cancelText: '取消',
+      onOk: async () => {
+        const r = await act(takeBureauCall, { aeiIds: marked.map((m) => m.id) });
+        if (r.ok) {
+          toast('success', `已更新${r.data?.updated ?? 0}个客户`);
+          void refresh();
+        }
+      },
+    });
+  };
+
   const needSelection = (fn: (rows: CustomerItem[]) => unknown) => () => {
     if (selected.length === 0) {
       toast('warning', '请选择企业');
@@ -318,6 +350,11 @@ export function CustomerPage() {
       label: '权益状态',
       node: <Select allowClear placeholder="全部" options={BENEFIT_FILTERS.map((o) => ({ ...o }))} />,
     },
+    {
+      name: 'needUpdate',
+      label: '税局比对',
+      node: <Select allowClear placeholder="全部" options={[{ value: '1', label: MASTER_MSG.needUpdateTag }]} />,
+    },
   ];
 
   const buttons = (
@@ -341,7 +378,25 @@ export function CustomerPage() {
         icon: <KeyOutlined />,
         onClick: () => setImporting('password'),
       },
+      can(['customer:import']) && {
+        key: 'importShuiJu',
+        label: '导入税局密码',
+        icon: <KeyOutlined />,
+        onClick: () => setImporting('shuiju'),
+      },
       can(['customer:export']) && { key: 'export', label: '导出', icon: <ExportOutlined />, onClick: exportAll },
+      can(['customer:edit']) && {
+        key: 'takeBureau',
+        label: '按税局信息更新',
+        icon: <CloudSyncOutlined />,
+        onClick: needSelection(takeBureau),
+      },
+      can(['customer:export']) && {
+        key: 'exportNeedUpdate',
+        label: '导出需更新客户',
+        icon: <ExportOutlined />,
+        onClick: exportNeedUpdate,
+      },
       can(['customer:assign']) && {
         key: 'assign',
         label: '批量分配',
@@ -431,6 +486,11 @@ export function CustomerPage() {
               {r.qymc}
             </Button>
             <BenefitTag agencyQyzt={agencyQyzt} kjgc={kjgc} qyzt={r.qyzt} />
+            {r.needUpdate && (
+              <Tag color="orange" style={{ cursor: 'pointer' }} onClick={() => setDrawer(r.id)}>
+                {MASTER_MSG.needUpdateTag}
+              </Tag>
+            )}
           </div>
           {r.labels.length > 0 && (
             <div className="dzy-customer-labels">
