@@ -6,7 +6,7 @@ import {
   RightOutlined,
   RobotOutlined,
 } from '@ant-design/icons';
-import { getHotlinesCall } from '@dzy/shared';
+import { AQ_URL_MSG, getAqUrlCall, getHotlinesCall, whitelistSaveCall } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Popover, Tooltip } from 'antd';
 import { lazy, Suspense, useState } from 'react';
@@ -42,6 +42,22 @@ export function HelpPanel() {
   });
   const show = help.data?.showAiAndHotline ?? true;
   const hotlines = help.data?.list ?? [];
+
+  // AI 咨询 opens the address the operator configured for the agency's region (user/whiteList/aqUrl); the
+  // member joins the agency's whitelist the first time. Without an address the dialog says it plainly.
+  const openAi = async () => {
+    try {
+      const r = await call(getAqUrlCall, {});
+      if (!r?.configured) {
+        setAi(true);
+        return;
+      }
+      if (!r.whitelistResult) await call(whitelistSaveCall, {});
+      window.open(r.aqUrl, '_blank', 'noopener,noreferrer');
+    } catch {
+      // Told by the request client.
+    }
+  };
 
   const toggle = () => {
     setCollapsed((c) => {
@@ -85,7 +101,7 @@ export function HelpPanel() {
             </Tooltip>
             {show && (
               <Tooltip title="AI 咨询" placement="left">
-                <button type="button" className="dzy-help-item" onClick={() => setAi(true)}>
+                <button type="button" className="dzy-help-item" onClick={() => void openAi()}>
                   <RobotOutlined />
                   <span>AI咨询</span>
                 </button>
@@ -114,7 +130,9 @@ export function HelpPanel() {
       </div>
       <Suspense fallback={null}>
         {chooserUsed && <EntChooserDialog open={chooser} onClose={() => setChooser(false)} />}
-        {aiUsed && <PartnerDialog module={ai ? 'ai' : null} onClose={() => setAi(false)} />}
+        {aiUsed && (
+          <PartnerDialog module={ai ? 'ai' : null} notice={AQ_URL_MSG.notConfigured} onClose={() => setAi(false)} />
+        )}
         {editing && <HotlineEditor list={hotlines} onClose={() => setEditing(false)} />}
       </Suspense>
     </>

@@ -1,5 +1,5 @@
 import { ApiOutlined } from '@ant-design/icons';
-import { Modal, Typography } from 'antd';
+import { Alert, Modal, Typography } from 'antd';
 
 /** What each module that a partner service provides is, and how an agency gets it. */
 export const PARTNER_MODULES = {
@@ -40,7 +40,16 @@ export type PartnerKey = keyof typeof PARTNER_MODULES;
  * The modules this product reaches through partner services have no pages here: the entry explains
  * what the module is and how to enable it, instead of pretending to be it.
  */
-export function PartnerDialog({ module, onClose }: { module: PartnerKey | null; onClose: () => void }) {
+export function PartnerDialog({
+  module,
+  notice,
+  onClose,
+}: {
+  module: PartnerKey | null;
+  /** Said first, plainly (e.g. AI 咨询 not configured for the region). */
+  notice?: string;
+  onClose: () => void;
+}) {
   const info = module ? PARTNER_MODULES[module] : null;
   return (
     <Modal
@@ -60,6 +69,7 @@ export function PartnerDialog({ module, onClose }: { module: PartnerKey | null; 
     >
       {info && (
         <div className="dzy-partner">
+          {notice && <Alert type="warning" showIcon title={notice} style={{ marginBottom: 12 }} />}
           <Typography.Paragraph>「{info.title}」由合作伙伴服务提供，代账云内没有这个模块的页面。</Typography.Paragraph>
           <Typography.Title level={5}>它能做什么</Typography.Title>
           <Typography.Paragraph>{info.what}</Typography.Paragraph>

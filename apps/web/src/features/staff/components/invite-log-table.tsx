@@ -1,6 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import {
   cancelAgInviteLogCall,
+  copyCommandCall,
   deleteAgInviteLogCall,
   getAgencyInviteLogListCall,
   INVITE_STATUS_NAMES,
@@ -45,6 +46,17 @@ export function InviteLogTable() {
     void refresh();
   };
 
+  const copy = async (id: number) => {
+    try {
+      const r = await call(copyCommandCall, { id });
+      if (!r) return;
+      await navigator.clipboard.writeText(r.text);
+      toast('success', '邀请口令已复制，可粘贴发给对方');
+    } catch {
+      // Told by the request client, or the browser refused the clipboard.
+    }
+  };
+
   const columns: TableProps<InviteLogItem>['columns'] = [
     { title: '手机号', dataIndex: 'sjh', width: 120 },
     { title: '姓名', dataIndex: 'hymc', width: 100, render: (v: string) => v || '—' },
@@ -77,13 +89,16 @@ export function InviteLogTable() {
     {
       title: '操作',
       key: 'actions',
-      width: 100,
+      width: 170,
       fixed: 'right',
       render: (_, r) => {
         const none = <Typography.Text type="secondary">—</Typography.Text>;
         if (r.status === 0) {
           return (
             <Auth perms={['staff:invite']} fallback={none}>
+              <Button type="link" size="small" onClick={() => void copy(r.id)}>
+                复制口令
+              </Button>
               <Popconfirm
                 title="取消邀请"
                 description={`确定取消对 ${r.sjh} 的邀请吗？取消后邀请链接失效。`}

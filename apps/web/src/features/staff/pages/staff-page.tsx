@@ -27,9 +27,11 @@ import { HOME_PATH } from '../../../lib/paths';
 import { call } from '../../../lib/request';
 import { SESSION_KEY, useSessionInfo } from '../../../lib/session';
 import { STAFF_KEYS, useStaffOptions } from '../api';
+import { BatchInviteDialog } from '../components/batch-invite-dialog';
 import { HandoverDialog } from '../components/handover-dialog';
 import { InviteDialog } from '../components/invite-dialog';
 import { InviteLogTable } from '../components/invite-log-table';
+import { PhoneSettingDialog } from '../components/phone-setting-dialog';
 import '../staff.css';
 
 type SortField = 'joinedAt' | 'clientCount';
@@ -58,6 +60,8 @@ export function StaffPage() {
   const [filters, setFilters] = useState<Filters>({});
   const [sort, setSort] = useState<{ field?: SortField; order?: SortOrder }>({});
   const [inviting, setInviting] = useState(false);
+  const [batchInviting, setBatchInviting] = useState(false);
+  const [phoneSetting, setPhoneSetting] = useState(false);
   const [handingOver, setHandingOver] = useState<StaffItem | null>(null);
   const isAdmin = session.isAdmin === '1';
 
@@ -343,6 +347,7 @@ export function StaffPage() {
       className="dzy-staff-card"
       extra={
         <Space size={16}>
+          {isAdmin && <Button onClick={() => setPhoneSetting(true)}>号码显示设置</Button>}
           {isAdmin && (
             <Tooltip title="关闭后，员工只能由管理员移除，不能自行退出">
               <Space size={8}>
@@ -399,6 +404,7 @@ export function StaffPage() {
                     <>
                       <Button icon={<ReloadOutlined />} onClick={() => void refresh()} aria-label="刷新" />
                       <Auth perms={['staff:invite']}>
+                        <Button onClick={() => setBatchInviting(true)}>批量邀请</Button>
                         <Button type="primary" icon={<UserAddOutlined />} onClick={() => setInviting(true)}>
                           邀请员工
                         </Button>
@@ -424,6 +430,14 @@ export function StaffPage() {
           if (sent) void queryClient.invalidateQueries({ queryKey: ['staff', 'invites'] });
         }}
       />
+      <BatchInviteDialog
+        open={batchInviting}
+        onClose={(sent) => {
+          setBatchInviting(false);
+          if (sent) void queryClient.invalidateQueries({ queryKey: ['staff', 'invites'] });
+        }}
+      />
+      <PhoneSettingDialog open={phoneSetting} onClose={() => setPhoneSetting(false)} />
       <HandoverDialog
         from={handingOver}
         onClose={(done) => {
