@@ -51,6 +51,7 @@ import { call } from '../../../lib/request';
 import { act, CUSTOMER_KEYS, downloadFile, useAgencyEquity, useAllocateUsers, useGrades, useLabels } from '../api';
 import { AssignDialog } from '../components/assign-dialog';
 import { BenefitTag } from '../components/benefit-tag';
+import { ClientSettingsDialog } from '../components/client-settings-dialog';
 import { DictionaryEditor } from '../components/dictionary-editor';
 import { EnterpriseChooser } from '../components/enterprise-chooser';
 import { EnterpriseDrawer } from '../components/enterprise-drawer';
@@ -125,6 +126,7 @@ export function CustomerPage() {
   const [assign, setAssign] = useState<CustomerItem[] | null>(null);
   const [importing, setImporting] = useState<'customer' | 'password' | 'shuiju' | null>(null);
   const [dictionary, setDictionary] = useState<'labels' | 'grades' | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const chooserOpen = params.get('chooser') === '1';
 
   // The last query is restored once, before the first list request.
@@ -428,6 +430,12 @@ export function CustomerPage() {
         icon: <SettingOutlined />,
         onClick: () => setDictionary('grades'),
       },
+      {
+        key: 'clientSettings',
+        label: '客户设置',
+        icon: <SettingOutlined />,
+        onClick: () => setSettingsOpen(true),
+      },
       can(['customer:edit']) && {
         key: 'labels',
         label: '标签管理',
@@ -684,6 +692,11 @@ export function CustomerPage() {
         names={(assign ?? []).map((r) => r.qymc)}
         onClose={() => setAssign(null)}
         onDone={() => void refresh()}
+      />
+      <ClientSettingsDialog
+        open={settingsOpen}
+        selectedIds={selected.map((r) => r.id)}
+        onClose={() => setSettingsOpen(false)}
       />
       <ImportDialog mode={importing} onClose={() => setImporting(null)} onDone={() => void refresh()} />
       <DictionaryEditor kind={dictionary} onClose={() => setDictionary(null)} />
