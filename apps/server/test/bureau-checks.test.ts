@@ -8,7 +8,8 @@ import {
 } from '@dzy/shared';
 import { type Scenario, SIM_ETAX_PASSWORD, startTaxSim, type TaxSim } from '@dzy/tax-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, create, ENT, LI, newUscc, OTHER_ADMIN, withDefaultPerms, ZHANG } from './customer-helpers.js';
+import { CHECKS_PER_HOUR } from '../src/modules/bureau-checks/bureau-checks.routes.js';
+import { ADMIN, create, ENT, ID, LI, newUscc, OTHER_ADMIN, withDefaultPerms, ZHANG } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { expectBadInput, expectNoPermission, expectSignedOut, expectUnknownField } from './helpers.js';
 
@@ -117,7 +118,7 @@ describe('user/jszt/checkPassword', () => {
     const mine = await client('clean');
     expect((await check(otherAdmin, typed(mine))).code).toBe(CODE.NOT_FOUND);
     // 张伟 (an employee) reaches only his own clients; 2 is 李晓梅's.
-    const lisClient = await client('clean', ON, 2);
+    const lisClient = await client('clean', ON, ID.li);
     expect((await check(zhang, typed(lisClient))).code).toBe(CODE.NOT_FOUND);
     expect((await check(li, typed(lisClient))).code).toBe(CODE.OK);
     await withDefaultPerms(
@@ -129,6 +130,22 @@ describe('user/jszt/checkPassword', () => {
     const noTax = await check(admin, typed(ENT.liNoTax));
     expect(noTax.code).toBe(CODE.BAD_REQUEST);
     expect(noTax.msg).toBe(CHECK_PASSWORD_MSG.noTaxNumber);
+  });
+
+  it('says the bureau is busy, and limits each person to CHECKS_PER_HOUR tries an hour', async () => {
+    const busy = await check(admin, typed(await client('busy')));
+    expect(busy.code).toBe(CODE.TOO_MANY);
+    expect(busy.msg).toBe(BUREAU_MSG.busy);
+    // 李晓梅 has used up her hour (her earlier tries count too); 王建国 still may check.
+    await t.ownerQuery(
+      `insert into audit_log (agency_id, user_id, action, target)
+       select 1, ${ID.li}, 'customer.password_check', 'enterprise:0' from generate_series(1, ${CHECKS_PER_HOUR})`,
+    );
+    const mine = await client('clean', ON, ID.li);
+    const limited = await check(li, typed(mine));
+    expect(limited.code).toBe(CODE.TOO_MANY);
+    expect(limited.msg).toBe(CHECK_PASSWORD_MSG.tooMany);
+    expect((await check(admin, typed(mine))).data.pass).toBe(true);
   });
 
   it('refuses bad input with Chinese messages', async () => {

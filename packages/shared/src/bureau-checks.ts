@@ -14,6 +14,7 @@ export const CHECK_PASSWORD_MSG = {
   passSms: '账号密码校验通过（登录时需短信验证）',
   agentQysh: '代理登录须填写代理机构税号',
   noTaxNumber: '该企业没有税号，无法校验',
+  tooMany: '密码校验过于频繁，请一小时后再试',
 } as const;
 
 export const checkPasswordCall = defineCall({

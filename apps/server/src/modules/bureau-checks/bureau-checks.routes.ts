@@ -9,13 +9,16 @@ import {
   stripBrackets,
   whitelistByQyshCall,
 } from '@dzy/shared';
-import { and, eq, inArray } from 'drizzle-orm';
-import { enterprises, whitelistOrders } from '../../db/schema/index.js';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { auditLog, enterprises, whitelistOrders } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { provinceWhitelisted, WHITELIST_OFF_MSG, whitelistsOf } from '../../lib/whitelist.js';
 import { type ServerModule, serve, serveStaged } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { agencyOf, requireEnterprise, visible } from '../customer/customer.repo.js';
+
+/** Tries of the password check a person gets an hour. */
+export const CHECKS_PER_HOUR = 20;
 
 /** The check's answer for a bureau login outcome (tax-bureau.md §4 "Tax login result"). */
 function outcome(r: EtaxLoginResult): { pass: boolean; msg: string } {
@@ -38,6 +41,20 @@ export const bureauChecksModule: ServerModule = {
         if (!(await provinceWhitelisted(tx, e.sssf, 'kxdlmmjy'))) {
           throw new AppError(CODE.NO_PERMISSION, WHITELIST_OFF_MSG.kxdlmmjy);
         }
+        // Each try is a login at the bureau, which locks accounts after repeated failures: a person gets
+        // CHECKS_PER_HOUR tries an hour (counted from the audit lines, read through their agency's index).
+        const [{ n } = { n: 0 }] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(auditLog)
+          .where(
+            and(
+              eq(auditLog.agencyId, agencyOf(session)),
+              gt(auditLog.at, sql`now() - interval '1 hour'`),
+              eq(auditLog.userId, session.userId),
+              eq(auditLog.action, 'customer.password_check'),
+            ),
+          );
+        if (n >= CHECKS_PER_HOUR) throw new AppError(CODE.TOO_MANY, CHECK_PASSWORD_MSG.tooMany);
         return e;
       });
       let result: { pass: boolean; msg: string };
