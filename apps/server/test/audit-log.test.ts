@@ -168,21 +168,25 @@ describe('retention', () => {
     // Agency 2 keeps the default 180 days; platform rows are kept 180 days.
     const theirs = await seedRow({ agencyId: 2, userId: ID.otherAdmin, action: 'customer.update', daysAgo: 181 });
     const platform = await seedRow({ agencyId: null, userId: null, action: 'auth.login_failed', daysAgo: 200 });
-    // Agency 1 keeps 300 days: the 250-day row stays with it.
     await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
       tx.insert(agencySecurity).values({ agencyId: 1, auditRetentionDays: 300 }),
     );
-    // The database itself refuses to delete a row younger than 180 days, whatever the app asks.
+    // The app role deletes no audit row itself, not even an old one; only purge_audit_log() does, and it
+    // never takes a row younger than 180 days.
     await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
-      tx.execute(sql`delete from audit_log where id = ${keep}`),
+      tx.execute(sql`delete from audit_log where id in (${keep}, ${ancient})`),
     ).catch(() => undefined);
-    expect(await t.ownerQuery('select 1 from audit_log where id = $1', [keep])).toHaveLength(1);
+    expect(
+      await t.ownerQuery('select 1 from audit_log where id = any($1::int[])', [`{${keep},${ancient}}`]),
+    ).toHaveLength(2);
 
     await t.ownerQuery('delete from jobs where queue = $1', [AUDIT_RETENTION_QUEUE]);
     await scheduleAuditRetention(testDeps(t), '2031-01-01');
     await t.app.ready();
-    await jobsDone(t, AGENCY.demo, AUDIT_RETENTION_QUEUE, 60_000);
-    await jobsDone(t, AGENCY.other, AUDIT_RETENTION_QUEUE, 60_000);
+    for (const agency of [AGENCY.demo, AGENCY.other]) {
+      const ran = await jobsDone(t, agency, AUDIT_RETENTION_QUEUE, 60_000);
+      expect(ran.map((j) => [j.state, j.error])).toEqual([['done', null]]);
+    }
     const left = await t.ownerQuery<{ id: number }>('select id from audit_log where id = any($1::int[])', [
       `{${[keep, within, between, ancient, theirs, platform].join(',')}}`,
     ]);

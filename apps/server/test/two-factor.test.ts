@@ -82,15 +82,18 @@ async function enrol(cookie: string) {
   return { secret: start.data.secret, codes: done.data.recoveryCodes };
 }
 
-/** A code the server has not seen yet: the step after the last one it accepted (within the ±1 skew). */
+/**
+ * A code the server has not seen yet: the step after the last one it accepted, once that step is within
+ * the ±1 skew of now (as a user waits for the authenticator's next code; at most one step, 30 s).
+ */
 async function freshCode(userId: number, secret: string) {
   const [row] = await t.ownerQuery<{ last_step: number | null }>(
     'select last_step from user_two_factor where user_id = $1',
     [userId],
   );
-  const now = stepAt(Date.now());
-  const step = Math.max(now, (row?.last_step ?? now - 1) + 1);
-  return hotp(base32Decode(secret), step);
+  const next = (row?.last_step ?? stepAt(Date.now()) - 1) + 1;
+  while (next > stepAt(Date.now()) + 1) await new Promise((r) => setTimeout(r, 500));
+  return hotp(base32Decode(secret), Math.max(next, stepAt(Date.now())));
 }
 
 describe('TOTP (RFC 6238)', () => {

@@ -2,8 +2,8 @@
 -- security settings (who must use two factors, how long the audit log is kept), and the audit log viewer.
 -- The second-factor tables are per user, not per tenant, like sessions (read and written on the user's
 -- own id by the sign-in and account code). The audit log gains: platform operators read platform events
--- (rows of no agency), a retention delete that the database itself never lets reach a row younger than
--- 180 days, and an index ending in id for paging.
+-- (rows of no agency), a retention function that never deletes a row younger than 180 days (the app role
+-- itself still cannot delete), and an index ending in id for paging.
 CREATE TABLE "user_two_factor" (
 	"user_id" integer PRIMARY KEY NOT NULL REFERENCES "users"("id"),
 	"secret_enc" text NOT NULL,
@@ -57,4 +57,21 @@ CREATE INDEX "audit_log_agency_id_idx" ON "audit_log" USING btree ("agency_id", 
 --> statement-breakpoint
 CREATE POLICY "audit_log_platform_read" ON "audit_log" AS PERMISSIVE FOR SELECT TO "dzy_app" USING ("audit_log"."agency_id" is null and exists (select 1 from users u where u.id = app_user() and u.is_operator));
 --> statement-breakpoint
-CREATE POLICY "audit_log_retention" ON "audit_log" AS PERMISSIVE FOR DELETE TO "dzy_app" USING ("audit_log"."at" < now() - interval '180 days' and ("audit_log"."agency_id" = app_agency() or "audit_log"."agency_id" is null));
+-- Retention: the app role still never deletes audit rows itself. This one narrow door deletes, for an agency
+-- (or for the platform's rows when p_agency is null), up to p_batch rows older than the agency's setting,
+-- never younger than 180 days whatever the setting says; any caller can only apply the retention.
+CREATE OR REPLACE FUNCTION purge_audit_log(p_agency integer, p_batch integer)
+RETURNS integer LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
+  WITH gone AS (
+    DELETE FROM audit_log WHERE id IN (
+      SELECT a.id FROM audit_log a
+       WHERE (CASE WHEN p_agency IS NULL THEN a.agency_id IS NULL ELSE a.agency_id = p_agency END)
+         AND a.at < now() - make_interval(days => greatest(180, coalesce(
+               (SELECT s.audit_retention_days FROM agency_security s WHERE s.agency_id = p_agency), 180)))
+       ORDER BY a.id
+       LIMIT least(greatest(p_batch, 1), 10000))
+    RETURNING 1)
+  SELECT count(*)::integer FROM gone
+$$;
+--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION purge_audit_log(integer, integer) TO dzy_app;

@@ -2,7 +2,10 @@ import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgPolicy, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { appRole, currentAgency, currentUser } from './tenancy.js';
 
-/** Append-only: the app role may insert and read its tenant's rows, never update; delete only past retention. */
+/**
+ * Append-only: the app role may insert and read its tenant's rows, never update or delete; old rows go
+ * only through purge_audit_log() (migration 0032: never younger than 180 days).
+ */
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -31,13 +34,6 @@ export const auditLog = pgTable(
       to: appRole,
       for: 'select',
       using: sql`${t.agencyId} is null and exists (select 1 from users u where u.id = ${currentUser} and u.is_operator)`,
-    }),
-    // Retention: rows older than 180 days may be deleted (in the agency's scope, or platform rows); the
-    // database refuses to delete anything younger, whatever an agency's setting says.
-    pgPolicy('audit_log_retention', {
-      to: appRole,
-      for: 'delete',
-      using: sql`${t.at} < now() - interval '180 days' and (${t.agencyId} = ${currentAgency} or ${t.agencyId} is null)`,
     }),
   ],
 ).enableRLS();

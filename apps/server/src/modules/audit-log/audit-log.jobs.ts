@@ -28,8 +28,8 @@ const rowsOf = (res: unknown) => (res as { rows: { n: number }[] }).rows[0]?.n ?
 
 /**
  * Deletes the agency's audit rows older than its retention (180 days unless the administrator set more;
- * the database refuses anything younger than 180 days whatever is set), and platform rows older than 180
- * days, in batches of RETENTION_BATCH. Resumable: a restarted job just deletes what is still old.
+ * purge_audit_log() never deletes anything younger than 180 days whatever is set), and platform rows
+ * older than 180 days, in batches of RETENTION_BATCH. Resumable: a restarted job deletes what is still old.
  */
 export const auditRetentionJob: JobHandler = {
   queue: AUDIT_RETENTION_QUEUE,
@@ -47,18 +47,11 @@ export const auditRetentionJob: JobHandler = {
       return Math.max(AUDIT_RETENTION_MIN_DAYS, row?.d ?? AUDIT_RETENTION_MIN_DAYS);
     });
     let deleted = 0;
-    for (const own of [true, false]) {
-      const keep = own ? days : AUDIT_RETENTION_MIN_DAYS;
-      const whose = own ? sql`agency_id = ${agencyId}` : sql`agency_id is null`;
+    // The agency's rows, then the platform's (no agency): whichever agency's job runs first takes those.
+    for (const whose of [agencyId, null]) {
       for (;;) {
         const n = await ctx.inTx(async (tx) =>
-          rowsOf(
-            await tx.execute(sql`with gone as (
-              delete from audit_log where id in (
-                select id from audit_log where ${whose} and at < now() - make_interval(days => ${keep}) order by id limit ${RETENTION_BATCH})
-              returning 1)
-            select count(*)::int as n from gone`),
-          ),
+          rowsOf(await tx.execute(sql`select purge_audit_log(${whose}::int, ${RETENTION_BATCH}::int) as n`)),
         );
         deleted += n;
         if (n > 0) await ctx.setProgress({ deleted });
