@@ -43,19 +43,26 @@ export function HelpPanel() {
   const show = help.data?.showAiAndHotline ?? true;
   const hotlines = help.data?.list ?? [];
 
-  // AI 咨询 opens the address the operator configured for the agency's region (user/whiteList/aqUrl); the
-  // member joins the agency's whitelist the first time. Without an address the dialog says it plainly.
-  const openAi = async () => {
-    try {
-      const r = await call(getAqUrlCall, {});
-      if (!r?.configured) {
-        setAi(true);
-        return;
-      }
-      if (!r.whitelistResult) await call(whitelistSaveCall, {});
-      window.open(r.aqUrl, '_blank', 'noopener,noreferrer');
-    } catch {
-      // Told by the request client.
+  // AI 咨询 opens the address the operator configured for the agency's region (user/whiteList/aqUrl), read
+  // beforehand so the click opens the tab itself (a tab opened after a request is a blocked pop-up); the member
+  // joins the agency's whitelist the first time. Without an address the dialog says so plainly.
+  const aq = useQuery({
+    queryKey: ['help', 'aq-url'],
+    queryFn: () => call(getAqUrlCall, {}, { handle: 'all' }),
+    staleTime: 5 * 60_000,
+    enabled: show,
+  });
+  const openAi = () => {
+    const r = aq.data;
+    if (!r?.configured) {
+      setAi(true);
+      return;
+    }
+    window.open(r.aqUrl, '_blank', 'noopener,noreferrer');
+    if (!r.whitelistResult) {
+      void call(whitelistSaveCall, {})
+        .then(() => aq.refetch())
+        .catch(() => undefined);
     }
   };
 
@@ -101,7 +108,7 @@ export function HelpPanel() {
             </Tooltip>
             {show && (
               <Tooltip title="AI 咨询" placement="left">
-                <button type="button" className="dzy-help-item" onClick={() => void openAi()}>
+                <button type="button" className="dzy-help-item" onClick={openAi}>
                   <RobotOutlined />
                   <span>AI咨询</span>
                 </button>
