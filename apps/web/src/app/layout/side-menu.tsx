@@ -1,23 +1,36 @@
-import type { MenuNode } from '@dzy/shared';
+import type { MenuNode, OrgType } from '@dzy/shared';
 import { Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { menuTrail } from '../../lib/menu';
+import { useSessionInfo } from '../../lib/session';
 import { menuIcon } from './menu-icons';
 import { firstPage } from './nav';
+import { settingsDot } from './settings-dot';
 
 type Item = Required<MenuProps>['items'][number];
 
-function toItems(nodes: readonly MenuNode[], topLevel: boolean): Item[] {
+/** A settings area's title with its red dot (settings-dot.ts). */
+function titleOf(node: MenuNode, dot: boolean) {
+  if (!dot) return node.title;
+  return (
+    <span>
+      {node.title}
+      <span className="dzy-menu-dot" aria-hidden="true" />
+    </span>
+  );
+}
+
+function toItems(nodes: readonly MenuNode[], topLevel: boolean, orgType: OrgType | null): Item[] {
   return nodes.map((node) =>
     node.type === 'M'
       ? {
           key: node.path,
           icon: menuIcon(node.icon, topLevel),
-          label: node.title,
-          children: toItems(node.children, false),
+          label: titleOf(node, settingsDot(node.path, orgType)),
+          children: toItems(node.children, false, orgType),
         }
-      : { key: node.path, icon: menuIcon(node.icon, topLevel), label: node.title },
+      : { key: node.path, icon: menuIcon(node.icon, topLevel), label: titleOf(node, settingsDot(node.path, orgType)) },
   );
 }
 
@@ -37,7 +50,8 @@ export function SideMenu({
   topIcons?: boolean;
 }) {
   const navigate = useNavigate();
-  const items = useMemo(() => toItems(tree, topIcons), [tree, topIcons]);
+  const orgType = useSessionInfo().orgType;
+  const items = useMemo(() => toItems(tree, topIcons, orgType), [tree, topIcons, orgType]);
   const trail = useMemo(() => menuTrail(tree, pathname), [tree, pathname]);
   const [openKeys, setOpenKeys] = useState<string[]>(() =>
     // Directories start open: the sidebar holds one top menu's pages, a few at most.
