@@ -380,25 +380,7 @@ export function CustomerPage() {
         icon: <KeyOutlined />,
         onClick: () => setImporting('password'),
       },
-      can(['customer:import']) && {
-        key: 'importShuiJu',
-        label: '导入税局密码',
-        icon: <KeyOutlined />,
-        onClick: () => setImporting('shuiju'),
-      },
       can(['customer:export']) && { key: 'export', label: '导出', icon: <ExportOutlined />, onClick: exportAll },
-      can(['customer:edit']) && {
-        key: 'takeBureau',
-        label: '按税局信息更新',
-        icon: <CloudSyncOutlined />,
-        onClick: needSelection(takeBureau),
-      },
-      can(['customer:export']) && {
-        key: 'exportNeedUpdate',
-        label: '导出需更新客户',
-        icon: <ExportOutlined />,
-        onClick: exportNeedUpdate,
-      },
       can(['customer:assign']) && {
         key: 'assign',
         label: '批量分配',
@@ -423,6 +405,24 @@ export function CustomerPage() {
         icon: <DeleteOutlined />,
         danger: true,
         onClick: needSelection(remove),
+      },
+      can(['customer:edit']) && {
+        key: 'takeBureau',
+        label: '按税局信息更新',
+        icon: <CloudSyncOutlined />,
+        onClick: needSelection(takeBureau),
+      },
+      can(['customer:import']) && {
+        key: 'importShuiJu',
+        label: '导入税局密码',
+        icon: <KeyOutlined />,
+        onClick: () => setImporting('shuiju'),
+      },
+      can(['customer:export']) && {
+        key: 'exportNeedUpdate',
+        label: '导出需更新客户',
+        icon: <ExportOutlined />,
+        onClick: exportNeedUpdate,
       },
       can(['customer:grade:edit']) && {
         key: 'grades',
