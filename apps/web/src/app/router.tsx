@@ -24,7 +24,14 @@ const router = createHashRouter([
     element: <RootLayout />,
     errorElement: <RouteError />,
     children: [
-      { element: <GuestOnly />, children: [{ path: '/login', element: <Lazy page={LoginPage} fullScreen /> }] },
+      {
+        element: <GuestOnly />,
+        children: [
+          { path: '/login', element: <Lazy page={LoginPage} fullScreen /> },
+          // A service provider's own sign-in address (issue 19 point 4).
+          { path: '/login/:fwsid', element: <Lazy page={LoginPage} fullScreen /> },
+        ],
+      },
       {
         // One antd root for every page but the sign-in page, public and signed-in alike: a toast shown on
         // a public page just before it moves into the shell (已加入… on accepting an invitation) stays on

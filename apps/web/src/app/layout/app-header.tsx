@@ -26,8 +26,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, ConfigProvider, Dropdown, Layout, Menu, type MenuProps, Tag, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { BrandLogo } from '../../components/brand-logo';
 import { UserAvatar } from '../../components/user-avatar';
+import { AgencyBrandLogo } from '../../features/brand/agency-brand';
 import { NewsBell, openMessageCenter, type PartnerKey } from '../../features/message';
 import { IdentitySwitch, OrgSwitcher } from '../../features/org';
 import { usePermittedPaths } from '../../lib/menu';
@@ -144,7 +144,7 @@ export function AppHeader(props: AppHeaderProps) {
       ) : (
         showLogo && (
           <div className={mode === 1 ? 'dzy-header-brand dzy-header-brand-left' : 'dzy-header-brand'}>
-            <BrandLogo size={28} />
+            <AgencyBrandLogo size={28} />
           </div>
         )
       )}

@@ -6,6 +6,7 @@ import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
 import { SESSION_KEY, useSessionInfo } from '../../../lib/session';
 import '../account.css';
+import { ThirdBindingCard } from '../../brand/third-binding-card';
 import { TwoFactorCard } from '../../two-factor/two-factor-card';
 import { AvatarUpload } from '../components/avatar-upload';
 import { ChangePhoneDialog } from '../components/change-phone-dialog';
@@ -120,6 +121,7 @@ export function BaseInfoPage() {
         />
       </Card>
       <TwoFactorCard />
+      <ThirdBindingCard />
     </>
   );
 }

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { BrandLogo } from '../../../components/brand-logo';
 import { PlainIcon } from '../../../components/plain-icon';
+import type { LoginConfig } from '../../brand/login-brand';
 import '../auth.css';
 
 const FEATURES = [
@@ -32,14 +33,22 @@ const FEATURES = [
 ];
 
 /** Sign-in pages: the brand panel on the left, the form card on the right (no antd: the sign-in page has none). */
-export function AuthLayout({ children }: { children: ReactNode }) {
+export function AuthLayout({ children, config }: { children: ReactNode; config?: LoginConfig | null }) {
   const year = new Date().getFullYear();
+  // A provider's sign-in address (/login/{fwsid}): its logo, name, colour and hotline (features/brand).
+  const brand = config?.brand ?? null;
+  const logo = brand ? (
+    <span className="dzy-auth-provider">
+      {brand.logoUrl ? <img src={brand.logoUrl} alt="" /> : null}
+      <span>{brand.name}</span>
+    </span>
+  ) : null;
   return (
     <div className="dzy-public-page dzy-auth">
-      <aside className="dzy-auth-brand">
-        <BrandLogo size={40} inverted />
+      <aside className="dzy-auth-brand" style={brand ? { background: brand.primaryColor } : undefined}>
+        {logo ?? <BrandLogo size={40} inverted />}
         <div className="dzy-auth-brand-body">
-          <h1 className="dzy-auth-tagline">专为代账机构打造的一站式业务平台</h1>
+          <h1 className="dzy-auth-tagline">{brand?.loginTitle || '专为代账机构打造的一站式业务平台'}</h1>
           <p className="dzy-auth-lead">客户、合同、记账、申报与工单在同一平台协同完成，让每一位会计服务更多客户。</p>
           <ul className="dzy-auth-features">
             {FEATURES.map((f) => (
@@ -53,19 +62,19 @@ export function AuthLayout({ children }: { children: ReactNode }) {
             ))}
           </ul>
         </div>
-        <div className="dzy-auth-brand-foot">© {year} 代账云 · 保留所有权利</div>
+        <div className="dzy-auth-brand-foot">
+          © {year} {brand ? `${brand.name} · 代账云` : '代账云'} · 保留所有权利
+        </div>
       </aside>
       <main className="dzy-auth-main">
-        <div className="dzy-auth-mobile-logo">
-          <BrandLogo size={36} />
-        </div>
+        <div className="dzy-auth-mobile-logo">{logo ?? <BrandLogo size={36} />}</div>
         <div className="dzy-auth-card">{children}</div>
         <footer className="dzy-auth-links">
           <Link to="/agreement">用户协议</Link>
           <span aria-hidden="true">|</span>
           <Link to="/privacy">隐私政策</Link>
           <span aria-hidden="true">|</span>
-          <span>客服热线 400-800-2026</span>
+          <span>客服热线 {config?.hotline || '400-800-2026'}</span>
         </footer>
       </main>
     </div>

@@ -1,10 +1,11 @@
 import ExperimentOutlined from '@ant-design/icons-svg/es/asn/ExperimentOutlined';
 import { useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation, useParams, useSearchParams } from 'react-router';
 import { preloadSignedIn } from '../../../app/preload';
 import { PlainIcon } from '../../../components/plain-icon';
 import { useDevOutbox } from '../../../lib/dev-outbox';
 import { useDocumentTitle } from '../../../lib/document-title';
+import { ThirdLoginButtons, useLoginConfig } from '../../brand/login-brand';
 import { AccountLoginForm } from '../components/account-login-form';
 import { AuthLayout } from '../components/auth-layout';
 import { Consent } from '../components/consent';
@@ -34,7 +35,10 @@ function DevOutboxHint() {
 export function LoginPage() {
   useDocumentTitle('登录');
   const location = useLocation();
-  const notice = (location.state as { notice?: string } | null)?.notice ?? null;
+  const [search] = useSearchParams();
+  // /login/{fwsid}: a provider's own sign-in address; a refused third-party sign-in comes back with its reason.
+  const config = useLoginConfig(useParams().fwsid);
+  const notice = (location.state as { notice?: string } | null)?.notice ?? search.get('thirdError') ?? null;
   const [tab, setTab] = useState('account');
   const [agreed, setAgreed] = useState(false);
   const [consentMissing, setConsentMissing] = useState(false);
@@ -45,7 +49,7 @@ export function LoginPage() {
   };
 
   return (
-    <AuthLayout>
+    <AuthLayout config={config}>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: listens only, to preload the shell as the visitor starts typing */}
       <div onFocusCapture={preloadSignedIn} onPointerDownCapture={preloadSignedIn}>
         <h2 className="dzy-auth-title">欢迎登录</h2>
@@ -69,6 +73,7 @@ export function LoginPage() {
           ]}
         />
         <Consent checked={agreed} onChange={setAgreed} showError={consentMissing} />
+        <ThirdLoginButtons providers={config?.thirdProviders ?? []} />
       </div>
     </AuthLayout>
   );
