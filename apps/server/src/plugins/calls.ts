@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { type Database, inScope, type Tx } from '../db/client.js';
 import { Answer, AppError, httpStatusOf, validationError } from './errors.js';
+import { refusedToKeys } from './api-key.js';
 import type { JobHandler } from './jobs.js';
 import type { PushHub } from './push.js';
 import { type SessionCtx, sessionIn } from './session.js';
@@ -102,7 +103,10 @@ export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly 
         const session = await sessionIn(tx, req);
         if (def.access !== 'public') {
           if (!session) throw new AppError(CODE.SESSION_EXPIRED, MSG.sessionExpired);
-          if (def.access !== 'signedIn' && !hasPerm(session.perms, def.access)) {
+          if (
+            (def.access !== 'signedIn' && !hasPerm(session.perms, def.access)) ||
+            (session.apiKeyId && refusedToKeys(def))
+          ) {
             throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
           }
         }

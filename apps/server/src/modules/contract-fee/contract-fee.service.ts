@@ -17,6 +17,7 @@ import { charges, contracts, receivables } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
+import { emitWebhook } from '../apikey/webhook.js';
 import { contractStatusOf } from '../contract/contract-status.js';
 import { isUniqueViolation } from '../role/member.repo.js';
 import {
@@ -167,6 +168,12 @@ export async function recordCharge(tx: Tx, req: FastifyRequest, a: FeeAccess, bo
     receiptNo: body.receiptNo,
     paidFenBefore: p.paidFen,
     paidFenAfter: after.paidFen,
+  });
+  await emitWebhook(tx, a.agencyId, 'charge.recorded', {
+    id,
+    contractId: p.contractId,
+    enterpriseId: p.enterpriseId,
+    amountFen,
   });
   return { id, paid: after.paid, unpaid: after.unpaid, feeStatus: after.feeStatus };
 }

@@ -12,6 +12,7 @@ import {
 } from '../../db/schema/index.js';
 import { AppError } from '../../plugins/errors.js';
 import type { PushHub } from '../../plugins/push.js';
+import { emitWebhook } from '../apikey/webhook.js';
 import { notifyEvent } from '../message/notify.js';
 import { isUniqueViolation } from '../role/member.repo.js';
 import type { ContractRow } from './contract.repo.js';
@@ -166,6 +167,11 @@ export async function writeSchedule(
   await tx
     .insert(receivables)
     .values(periods.map((p) => ({ agencyId: c.agencyId, contractId: c.id, enterpriseId: c.enterpriseId, ...p })));
+  await emitWebhook(tx, c.agencyId, 'contract.signed', {
+    id: c.id,
+    enterpriseId: c.enterpriseId,
+    amountFen: c.amountFen,
+  });
   return periods.length;
 }
 

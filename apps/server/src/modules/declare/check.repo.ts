@@ -15,6 +15,7 @@ import { dataScope } from '../../lib/data-scope.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import type { SessionCtx } from '../../plugins/session.js';
+import { emitWebhook } from '../apikey/webhook.js';
 import { saveBureauSession } from './bureau-login.js';
 import type { CheckOutcome } from './check.service.js';
 
@@ -173,5 +174,11 @@ export async function recordOutcome(
     })
     .where(eq(checkBatches.id, p.batchId))
     .returning();
+  if (b?.state === 'done' && b.successNum + b.failNum === b.totalNum)
+    await emitWebhook(tx, p.agencyId, 'check.finished', {
+      batchId: b.id,
+      successNum: b.successNum,
+      failNum: b.failNum,
+    });
   return b ?? null;
 }

@@ -24,6 +24,7 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
 import { chinaDate, type JobContext, type JobHandler, RetryableError } from '../../plugins/jobs.js';
+import { emitWebhook } from '../apikey/webhook.js';
 import { bookAnswersFor } from '../book-reports/books-source.js';
 import {
   type EnterpriseRow,
@@ -278,6 +279,14 @@ async function recordFiled(
       ip: '',
     })),
   );
+  for (const r of rows)
+    await emitWebhook(tx, s.run.agencyId, 'return.filed', {
+      enterpriseId: s.ent.id,
+      taxType: r.it.taxType,
+      skssqq: r.it.skssqq,
+      pzxh: r.rc.pzxh,
+      ybtseFen: r.ybtse,
+    });
 }
 
 async function file(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save: (tx: Tx) => Promise<void> }> {
