@@ -13,6 +13,7 @@ import { useEffect, useState } from 'react';
 import { toast } from '../../../lib/feedback';
 import { taxNumberInput } from '../../../lib/form-rules';
 import { ApiError, call } from '../../../lib/request';
+import { useDict } from '../../dicts/use-dict';
 import { agencyTaxChangeProblem } from '../agency-tax';
 import { loadRegions, ORG_KEYS, useAgencyRelation } from '../api';
 
@@ -33,7 +34,7 @@ interface Values {
   staffNum: number;
 }
 
-const scaleOptions = AGENCY_SCALE_OPTIONS.map((o) => ({ value: o.value, label: o.label }));
+const SCALE_FALLBACK = AGENCY_SCALE_OPTIONS.map((o) => ({ code: String(o.value), label: o.label }));
 
 /** Province → city → district, each level fetched when its parent is opened. */
 function useRegionOptions(open: boolean) {
@@ -69,6 +70,10 @@ function useRegionOptions(open: boolean) {
  * accountant count. The application is reviewed by the platform; the result comes by SMS.
  */
 export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  // 机构规模 as the operator keeps it (user/dict/getDictData, foundation.md §7 "Agency creation").
+  const scaleOptions = useDict('agency_scale', SCALE_FALLBACK)
+    .filter((o) => /^\d+$/.test(o.code))
+    .map((o) => ({ value: Number(o.code), label: o.label }));
   const [form] = Form.useForm<Values>();
   const queryClient = useQueryClient();
   const relation = useAgencyRelation();
