@@ -33,7 +33,7 @@ beforeAll(async () => {
   c.zhang = await t.login(ZHANG);
   c.other = await t.login(OTHER_ADMIN);
   c.op = await t.login(OPERATOR);
-}, 300_000);
+}, 900_000);
 afterAll(() => t?.close());
 
 type AdminPage = {

@@ -59,7 +59,7 @@ beforeAll(async () => {
   const other = await t.call<{ departments: { id: number }[] }>(getStaffOptionsCall.path, {}, otherAdmin);
   otherDept = other.data.departments[0]?.id ?? 0;
   expect(otherDept).toBeGreaterThan(0);
-}, 300_000);
+}, 900_000);
 afterAll(() => t.close());
 
 const batch = (body: unknown, cookie = admin) => t.call<BatchReply>(saveAgencyInviteListCall.path, body, cookie);
