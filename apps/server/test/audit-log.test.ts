@@ -109,9 +109,9 @@ describe('操作日志 (the audit log viewer)', () => {
     const client = await list(admin, { enterpriseId: ent });
     expect(client.data.list.map((r) => r.action).sort()).toEqual(['customer.update', 'fee.charge_add']);
     const day = (d: number) => new Date(Date.now() - d * 86_400_000 + 8 * 3600_000).toISOString().slice(0, 10);
-    const old = await list(admin, { enterpriseId: ent, from: day(5), to: day(2) });
+    const old = await list(admin, { enterpriseId: ent, dateFrom: day(5), dateTo: day(2) });
     expect(old.data.list.map((r) => r.action)).toEqual(['fee.charge_add']);
-    const bad = await list(admin, { from: '2026/01/01' });
+    const bad = await list(admin, { dateFrom: '2026/01/01' });
     expect(bad.code).toBe(CODE.BAD_REQUEST);
     expect(bad.msg).toContain('日期格式应为 YYYY-MM-DD');
     const badSize = await list(admin, { pageSize: 7 });

@@ -46,8 +46,8 @@ const dateText = z
 
 export const auditFilterSchema = z.strictObject({
   /** Inclusive China dates. */
-  from: dateText,
-  to: dateText,
+  dateFrom: dateText,
+  dateTo: dateText,
   userId: z.number().int().positive().optional(),
   kind: z.string().trim().max(40).default(''),
   enterpriseId: z.number().int().positive().optional(),

@@ -48,8 +48,8 @@ function exportRoute(app: FastifyInstance, deps: Deps) {
     if (session.agencyId === null) throw new AppError(CODE.NOT_FOUND, MSG.notFound);
     const q = req.query;
     const parsed = auditFilterSchema.safeParse({
-      from: q.from || undefined,
-      to: q.to || undefined,
+      dateFrom: q.dateFrom || undefined,
+      dateTo: q.dateTo || undefined,
       userId: q.userId ? Number(q.userId) : undefined,
       kind: q.kind ?? '',
       enterpriseId: q.enterpriseId ? Number(q.enterpriseId) : undefined,

@@ -89,8 +89,8 @@ const enterpriseOf = sql<
 >`(case when ${auditLog.target} ~ '^enterprise:[0-9]{1,9}$' then substr(${auditLog.target}, 12)::int when ${auditLog.detail}->>'enterpriseId' ~ '^[0-9]{1,9}$' then (${auditLog.detail}->>'enterpriseId')::int end)`;
 
 export interface AuditQuery {
-  from?: string | undefined;
-  to?: string | undefined;
+  dateFrom?: string | undefined;
+  dateTo?: string | undefined;
   userId?: number | undefined;
   kind: string;
   enterpriseId?: number | undefined;
@@ -101,8 +101,8 @@ export function auditWhere(agencyId: number | null, f: AuditQuery): SQL {
   const conds: SQL[] = [
     agencyId === null ? sql`${auditLog.agencyId} is null` : sql`${auditLog.agencyId} = ${agencyId}`,
   ];
-  if (f.from) conds.push(sql`${auditLog.at} >= (${f.from}::date::timestamp at time zone 'Asia/Shanghai')`);
-  if (f.to) conds.push(sql`${auditLog.at} < ((${f.to}::date + 1)::timestamp at time zone 'Asia/Shanghai')`);
+  if (f.dateFrom) conds.push(sql`${auditLog.at} >= (${f.dateFrom}::date::timestamp at time zone 'Asia/Shanghai')`);
+  if (f.dateTo) conds.push(sql`${auditLog.at} < ((${f.dateTo}::date + 1)::timestamp at time zone 'Asia/Shanghai')`);
   if (f.userId !== undefined) conds.push(sql`${auditLog.userId} = ${f.userId}`);
   if (f.kind) conds.push(sql`${auditLog.action} like ${`${f.kind.replace(/[\\%_]/g, '\\$&')}.%`}`);
   if (f.enterpriseId !== undefined) {
@@ -167,8 +167,8 @@ export function auditPage(tx: Queryable, agencyId: number | null, body: AuditQue
   const where = auditWhere(agencyId, body);
   const filter = {
     agencyId,
-    from: body.from,
-    to: body.to,
+    dateFrom: body.dateFrom,
+    dateTo: body.dateTo,
     userId: body.userId,
     kind: body.kind,
     ent: body.enterpriseId,

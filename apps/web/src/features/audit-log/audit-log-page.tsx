@@ -60,8 +60,8 @@ function AuditLogList({ platform }: { platform: boolean }) {
     staleTime: 30_000,
   });
   const filter = {
-    ...(range?.[0] ? { from: range[0].format('YYYY-MM-DD') } : {}),
-    ...(range?.[1] ? { to: range[1].format('YYYY-MM-DD') } : {}),
+    ...(range?.[0] ? { dateFrom: range[0].format('YYYY-MM-DD') } : {}),
+    ...(range?.[1] ? { dateTo: range[1].format('YYYY-MM-DD') } : {}),
     ...(userId ? { userId } : {}),
     kind,
   };
