@@ -1,8 +1,12 @@
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { PageSpin } from '../components/page-spin';
 import { PlainResult } from '../components/plain-result';
+import { clearClientState, reloadToLogin } from '../lib/client-state';
 import { LOGIN_PATH, loginPathFor, safeRedirect } from '../lib/paths';
+import { ApiError, NETWORK_FAILURE } from '../lib/request';
 import { getSignOutExit, SessionProvider, useSession } from '../lib/session';
+
+export const USER_INFO_FAILED = '获取用户信息失败，请重新登录';
 
 /** Drawn without antd: the guards stand in front of the sign-in page, which loads none. */
 function SessionUnavailable({ onRetry }: { onRetry: () => void }) {
@@ -17,12 +21,35 @@ function SessionUnavailable({ onRetry }: { onRetry: () => void }) {
   );
 }
 
+/**
+ * The server answered, but not with the user (foundation.md §8: 获取用户信息失败，请重新登录): signing in
+ * again is the way on, not a reload.
+ */
+function UserInfoFailed() {
+  return (
+    <PlainResult
+      status="warning"
+      title={USER_INFO_FAILED}
+      subTitle="登录信息可能已失效或账号状态有变化。"
+      action="重新登录"
+      onAction={() => {
+        clearClientState();
+        reloadToLogin();
+      }}
+    />
+  );
+}
+
 /** Signed-in area: without a session go to /login?redirect=<path>&t=<timestamp> (foundation.md §2). */
 export function RequireAuth() {
   const session = useSession();
   const location = useLocation();
   if (session.isPending) return <PageSpin fullScreen />;
-  if (session.isError) return <SessionUnavailable onRetry={() => void session.refetch()} />;
+  if (session.isError) {
+    const answered = session.error instanceof ApiError && session.error.code !== NETWORK_FAILURE;
+    if (answered) return <UserInfoFailed />;
+    return <SessionUnavailable onRetry={() => void session.refetch()} />;
+  }
   if (!session.data) {
     const exit = getSignOutExit();
     const to = exit && !exit.keepRedirect ? LOGIN_PATH : loginPathFor(location.pathname + location.search);
