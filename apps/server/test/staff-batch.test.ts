@@ -233,7 +233,7 @@ describe('deletePersonal: deleting one’s own account', () => {
     expect(log?.userId).toBe(joined.userId);
     // The phone is free to sign up again: no user holds it any more.
     expect(await t.ownerQuery('select id from users where phone = $1', [phone])).toEqual([]);
-  });
+  }, 120_000);
 
   it('needs a session', async () => {
     expectSignedOut(await t.call(deletePersonalCall.path, { confirm: DELETE_PERSONAL_WORD }));
