@@ -61,7 +61,10 @@ beforeAll(async () => {
       )
         .map((e) => e.id)
         .sort((a, b) => a - b);
-      const [o] = await owner.select({ id: enterprises.id }).from(enterprises).where(eq(enterprises.agencyId, ids.other));
+      const [o] = await owner
+        .select({ id: enterprises.id })
+        .from(enterprises)
+        .where(eq(enterprises.agencyId, ids.other));
       otherClient = o?.id ?? 0;
     },
   });
@@ -100,7 +103,11 @@ const form = (over: Record<string, unknown> = {}) => ({
 
 describe('saveKjgcApplyInfo: apply, reviewed by the platform operator, becomes a factory', () => {
   it('refuses bad input with the field and the Chinese message, and writes nothing', async () => {
-    expectBadInput(await t.call(saveKjgcApplyInfoCall.path, form({ agencyName: '' }), applicant), '代理机构名称', '请输入代理所名称');
+    expectBadInput(
+      await t.call(saveKjgcApplyInfoCall.path, form({ agencyName: '' }), applicant),
+      '代理机构名称',
+      '请输入代理所名称',
+    );
     expectBadInput(await t.call(saveKjgcApplyInfoCall.path, form({ agencyTax: 'ab1' }), applicant), '代理机构税号');
     expect((await relation(applicant)).applyStatus).toBeNull();
   });
@@ -132,7 +139,11 @@ describe('binding a factory to an agency with the agency administrator consent',
     expect([off.code, off.msg]).toEqual([CODE.NO_PERMISSION, KJGC_MSG.agencyNotOpen]);
     const unknown = await t.call(requestBindCall.path, { agencyTax: '91110000000000000X' }, applicant);
     expect([unknown.code, unknown.msg]).toEqual([CODE.NOT_FOUND, KJGC_MSG.agencyUnknown]);
-    expectBadInput(await t.call(requestBindCall.path, { agencyTax: ' ' }, applicant), '代理机构税号', '请输入代理机构税号');
+    expectBadInput(
+      await t.call(requestBindCall.path, { agencyTax: ' ' }, applicant),
+      '代理机构税号',
+      '请输入代理机构税号',
+    );
   });
 
   it('sends a request the agency sees as pending; a second one is refused', async () => {
@@ -153,9 +164,9 @@ describe('binding a factory to an agency with the agency administrator consent',
     expectNoPermission(await t.call(decideBindCall.path, { id: bindingId, accept: true }, staff));
     expectNoPermission(await bindings(staff));
     // 鸿信 gets the white list: its administrator still cannot reach the demo agency's request.
-    expect((await t.call(saveWhiteOrderCall.path, { type: 'dljghdkjgcmenu', busiVal: String(ids.other) }, operator)).code).toBe(
-      CODE.OK,
-    );
+    expect(
+      (await t.call(saveWhiteOrderCall.path, { type: 'dljghdkjgcmenu', busiVal: String(ids.other) }, operator)).code,
+    ).toBe(CODE.OK);
     const foreign = await t.call(decideBindCall.path, { id: bindingId, accept: true }, otherAdmin);
     expect([foreign.code, foreign.msg]).toEqual([CODE.NOT_FOUND, KJGC_MSG.bindNotFound]);
     expect((await bindings(otherAdmin)).data.list.map((b) => b.id)).not.toContain(bindingId);
@@ -173,7 +184,9 @@ describe('binding a factory to an agency with the agency administrator consent',
       agencies: [expect.objectContaining({ agencyId: ids.demo, agencyName: DEMO })],
     });
     const mine = await bindings(applicant);
-    expect(mine.data.list).toEqual([expect.objectContaining({ id: bindingId, status: 1, agencyName: DEMO, current: true })]);
+    expect(mine.data.list).toEqual([
+      expect.objectContaining({ id: bindingId, status: 1, agencyName: DEMO, current: true }),
+    ]);
     expect((await customers(applicant)).data.total).toBe(0);
     expect((await entList(applicant)).data.total).toBe(0);
   });

@@ -58,7 +58,8 @@ const turnOn = async (type: string, busiVal = String(otherId)) => {
   expect(r.code).toBe(CODE.OK);
   return r.data.id;
 };
-const refused = (r: { code: number; msg: string }, msg: string) => expect([r.code, r.msg]).toEqual([CODE.NO_PERMISSION, msg]);
+const refused = (r: { code: number; msg: string }, msg: string) =>
+  expect([r.code, r.msg]).toEqual([CODE.NO_PERMISSION, msg]);
 
 describe('lbsjc: 漏报检查', () => {
   it('off: the page is absent and the calls are refused; on: both present', async () => {
