@@ -44,7 +44,11 @@ import { credentialColumns, normQysh } from './customer.service.js';
 import { isZip, neutralise, readXlsx, writeXlsx } from './xlsx.js';
 
 /** The caller of a plain route, with the permission it needs and an agency; refusals as the calls give them. */
-export async function guard(deps: Deps, req: FastifyRequest, perm: PermKey): Promise<SessionCtx & { agencyId: number }> {
+export async function guard(
+  deps: Deps,
+  req: FastifyRequest,
+  perm: PermKey,
+): Promise<SessionCtx & { agencyId: number }> {
   const session = await resolveSession(deps.db.app, req);
   if (!session) throw new AppError(CODE.SESSION_EXPIRED, MSG.sessionExpired);
   if (!hasPerm(session.perms, perm)) throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
