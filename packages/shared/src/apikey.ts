@@ -104,10 +104,7 @@ export const apiKeyCreateBody = z.strictObject({
     .trim()
     .min(1, APIKEY_MSG.nameRequired)
     .max(API_KEY_NAME_MAX, APIKEY_MSG.nameTooLong),
-  perms: z
-    .array(z.string().max(60), { error: APIKEY_MSG.permsRequired })
-    .min(1, APIKEY_MSG.permsRequired)
-    .max(500),
+  perms: z.array(z.string().max(60), { error: APIKEY_MSG.permsRequired }).min(1, APIKEY_MSG.permsRequired).max(500),
   /** Last day the key works (China's day), or null for no expiry. */
   expiresOn: z
     .string()

@@ -49,7 +49,10 @@ export const webhookEndpoints = pgTable(
     createdAt: stamp('created_at').notNull().defaultNow(),
     updatedAt: stamp('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('webhook_endpoints_agency_idx').on(t.agencyId, t.id), tenantPolicy('webhook_endpoints_tenant', t.agencyId)],
+  (t) => [
+    index('webhook_endpoints_agency_idx').on(t.agencyId, t.id),
+    tenantPolicy('webhook_endpoints_tenant', t.agencyId),
+  ],
 ).enableRLS();
 
 /**

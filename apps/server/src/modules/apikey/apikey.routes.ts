@@ -146,8 +146,12 @@ const listWebhooks = serve(webhookListCall, async ({ tx, session }) => {
   const rows = await tx
     .select({
       e: webhookEndpoints,
-      lastState: sql<string | null>`(select d.state from webhook_deliveries d where d.endpoint_id = ${webhookEndpoints.id} order by d.id desc limit 1)`,
-      lastAt: sql<string | null>`(select d.created_at from webhook_deliveries d where d.endpoint_id = ${webhookEndpoints.id} order by d.id desc limit 1)`,
+      lastState: sql<
+        string | null
+      >`(select d.state from webhook_deliveries d where d.endpoint_id = ${webhookEndpoints.id} order by d.id desc limit 1)`,
+      lastAt: sql<
+        string | null
+      >`(select d.created_at from webhook_deliveries d where d.endpoint_id = ${webhookEndpoints.id} order by d.id desc limit 1)`,
     })
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.agencyId, agencyId))
