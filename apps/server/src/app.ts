@@ -5,11 +5,17 @@ import Fastify from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { accountModule } from './modules/account/account.routes.js';
+import { accountStatusModule } from './modules/account-status/account-status.routes.js';
+import { apiKeyModule } from './modules/apikey/apikey.routes.js';
+import { auditLogModule } from './modules/audit-log/audit-log.routes.js';
 import { authModule } from './modules/auth/auth.routes.js';
+import { authChecksModule } from './modules/auth/auth-checks.routes.js';
 import { bookCloseModule } from './modules/book-close/close.routes.js';
 import { bookPrintModule } from './modules/book-print/print.routes.js';
 import { bookReportsModule } from './modules/book-reports/book-reports.routes.js';
 import { booksModule } from './modules/books/books.routes.js';
+import { brandModule } from './modules/brand/brand.routes.js';
+import { bureauChecksModule } from './modules/bureau-checks/bureau-checks.routes.js';
 import { contentModule } from './modules/content/content.routes.js';
 import { contractModule } from './modules/contract/contract.routes.js';
 import { contractFeeModule } from './modules/contract-fee/contract-fee.routes.js';
@@ -25,6 +31,7 @@ import { filingBatchModule } from './modules/filing-batch/filing-batch.routes.js
 import { filingCheckModule } from './modules/filing-check/filing-check.routes.js';
 import { filingConfirmModule } from './modules/filing-confirm/confirm.routes.js';
 import { filingEvidenceModule } from './modules/filing-evidence/evidence.routes.js';
+import { helperDistModule } from './modules/helper-dist/helper-dist.routes.js';
 import { invoiceModule } from './modules/invoice/invoice.routes.js';
 import { invoicePoolModule } from './modules/invoice-pool/invoice-pool.routes.js';
 import { menuModule } from './modules/menu/menu.routes.js';
@@ -34,7 +41,10 @@ import { orgModule } from './modules/org/org.routes.js';
 import { roleModule } from './modules/role/role.routes.js';
 import { staffModule } from './modules/staff/staff.routes.js';
 import { stationModule } from './modules/station/station.routes.js';
+import { dictModule } from './modules/system/dict.routes.js';
 import { systemModule } from './modules/system/system.routes.js';
+import { thirdLoginModule } from './modules/third-login/third-login.routes.js';
+import { twoFactorModule } from './modules/two-factor/two-factor.routes.js';
 import { workOrderModule } from './modules/workorder/workorder.routes.js';
 import { type Deps, registerCalls, type ServerModule } from './plugins/calls.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -51,6 +61,8 @@ const BODY_LIMIT = 1024 * 1024;
 export function serverModules(): ServerModule[] {
   const modules: ServerModule[] = [
     authModule,
+    authChecksModule,
+    twoFactorModule,
     accountModule,
     menuModule,
     dashboardModule,
@@ -73,6 +85,8 @@ export function serverModules(): ServerModule[] {
     filingEvidenceModule,
     filingConfirmModule,
     etaxModule,
+    bureauChecksModule,
+    helperDistModule,
     invoicePoolModule,
     invoiceModule,
     booksModule,
@@ -81,8 +95,20 @@ export function serverModules(): ServerModule[] {
     bookPrintModule,
     dataListModule,
     contentModule,
+    brandModule,
+    accountStatusModule,
+    thirdLoginModule,
+    dictModule,
+    auditLogModule,
+    apiKeyModule,
   ];
-  return [...modules, systemModule(() => modules.flatMap((m) => m.calls))];
+  return [
+    ...modules,
+    systemModule(
+      () => modules.flatMap((m) => m.calls),
+      () => modules,
+    ),
+  ];
 }
 
 export async function buildApp(config: Config, db: Database) {

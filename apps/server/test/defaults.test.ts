@@ -217,6 +217,8 @@ describe('普通员工 holds everyday work only', () => {
       'workorder:template:edit',
       'workorder:template:import',
       'workorder:template:delete',
+      // 0032: the audit log viewer (issue 18 point 6)
+      'agency:audit:view',
     ]);
     const OLD = [...DEFAULT_STAFF_PERMS, ...ADMIN_GRANTED_PERMS.filter((p) => !NEWER_ADMIN.has(p))].filter(
       (p) => !LATER.has(p),

@@ -78,6 +78,13 @@ const AGENCY_ADMIN_PAGES = [
   '设置 > 部门管理',
   '设置 > 角色权限',
   '设置 > 岗位管理',
+  // On the dljghdkjgcmenu white list in the demo (issue 18 point 1).
+  '设置 > 会计工厂管理',
+  // Issue 18 point 6.
+  '设置 > 操作日志',
+  // Issue 18 point 4: administrator-only.
+  '设置 > API 密钥',
+  '设置 > Webhook',
 ];
 
 describe('getRouters', () => {
@@ -124,7 +131,14 @@ describe('getRouters', () => {
 
   it('gives the platform operator the review page and no agency pages', async () => {
     const { menus, buttons } = await routersOf(await t.login('13600000000'));
-    expect(buttons).toEqual(['platform:apply:review', 'platform:content:edit']);
+    expect(buttons).toEqual([
+      'platform:apply:review',
+      'platform:content:edit',
+      'platform:brand:edit',
+      'platform:benefit:edit',
+      'platform:audit:view',
+      'platform:dict:edit',
+    ]);
     expect(titles(menus)).toEqual([
       '门户',
       '财税课堂',
@@ -132,6 +146,10 @@ describe('getRouters', () => {
       '平台运营',
       '平台运营 > 入驻审核',
       '平台运营 > 课堂内容',
+      '平台运营 > 服务商品牌',
+      '平台运营 > 机构权益',
+      '平台运营 > 平台日志',
+      '平台运营 > 字典与客服',
     ]);
   });
 

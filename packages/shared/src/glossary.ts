@@ -34,6 +34,15 @@ export const GLOSSARY = {
     zh: '会计工厂所属代理机构ID',
     meaning: 'The agency an accounting factory (kjgc) is bound to; it acts with this id.',
   },
+  kjgcId: { zh: '会计工厂', meaning: 'Id of an accounting factory (kjgc organisation).' },
+  kjgcMc: { zh: '会计工厂名称', meaning: 'Name of an accounting factory.' },
+  kjgcDlsMc: { zh: '所属代理机构名称', meaning: 'Name of the agency the factory acts for now.' },
+  kjgcDlsYhId: { zh: '所属代理机构管理员ID', meaning: "User id of that agency's administrator." },
+  kjgcDlsSjh: { zh: '所属代理机构管理员手机号', meaning: "Phone of that agency's administrator." },
+  bindingId: { zh: '会计工厂', meaning: 'Id of a factory-agency binding (kjgc_bindings) the clients go to.' },
+  accept: { zh: '处理结果', meaning: 'true accepts a binding request, false refuses it.' },
+  tgkh: { zh: '交办客户', meaning: 'Clients an agency handed over to a bound accounting factory.' },
+  tgkhCount: { zh: '交办客户数', meaning: 'How many clients were handed over.' },
   isAdmin: { zh: '是否管理员', meaning: "'1' administrator of the agency, otherwise accountant." },
   role: {
     zh: '角色',
@@ -57,6 +66,20 @@ export const GLOSSARY = {
   ssdsmc: { zh: '所属地市名称', meaning: 'City name.' },
   ssqxmc: { zh: '所属区县名称', meaning: 'District name.' },
   aeiId: { zh: '代理企业ID', meaning: 'Agency-enterprise id: a client enterprise in an agency book.' },
+  dlsf: {
+    zh: '登录身份',
+    meaning:
+      'E-tax login identity (xdzswj_sfbm) in the password check: 1 办税员, 2 法定代表人, 3 财务负责人, 6 购票员, 97 代理.',
+  },
+  kxzh: {
+    zh: '账号',
+    meaning: 'The e-tax (可信登录) account tried by the password check (user/jszt/checkPassword); never stored by it.',
+  },
+  kxmm: { zh: '密码', meaning: 'The e-tax (可信登录) password tried by the password check; never stored or logged.' },
+  dljgsh: {
+    zh: '代理机构税号',
+    meaning: "The agency's own tax number for an agent login (dlsf 97) in the password check.",
+  },
   allocate_user: { zh: '负责人', meaning: 'Staff member a client enterprise is assigned to.' },
   qyxzsl: { zh: '授权客户数', meaning: 'Customers the agency is licensed for; unlimited shown as ∞.' },
   jzxzsl: { zh: '授权账套数', meaning: 'Ledgers the agency is licensed for; unlimited shown as ∞.' },
@@ -75,6 +98,13 @@ export const GLOSSARY = {
   memberCount: { zh: '成员数', meaning: 'Members holding a role or post, or placed directly in a department.' },
   perms: { zh: '功能权限', meaning: 'Permission keys (module:thing:action) a role grants; *:*:* means everything.' },
   perm: { zh: '权限标识', meaning: 'The permission key a menu page or button needs.' },
+  menuId: { zh: '菜单', meaning: 'Id of a menu, page or button of the registry (checkPersonHasMenuAuth).' },
+  menuIds: { zh: '菜单', meaning: 'Ids of several menus, pages or buttons (checkPersonHasMenuAuthV2).' },
+  hasAuth: {
+    zh: '有权限',
+    meaning: 'Whether the person holds the menu or button (its page reachable, its permission held).',
+  },
+  is_connection: { zh: '在职', meaning: "'1' while the user is a member of the organisation signed into (getUserV3)." },
   gnqx: { zh: '功能权限', meaning: 'Function permissions of a role (功能权限), shown as a tree of menus and buttons.' },
   roleId: { zh: '角色ID', meaning: 'Id of an agency role.' },
   roleIds: { zh: '角色', meaning: 'The agency roles a member holds; their permissions add up.' },
@@ -142,6 +172,20 @@ export const GLOSSARY = {
   status: { zh: '状态', meaning: 'State of a row; for agency applications 0 待审核, 1 已通过, 2 已驳回.' },
   reason: { zh: '原因', meaning: 'Reason given, e.g. for rejecting an agency application.' },
   keyword: { zh: '关键字', meaning: 'Free-text filter of a list.' },
+  // Two-factor sign-in and the audit log (issue 18 points 5, 6).
+  ticket: {
+    zh: '登录验证凭证',
+    meaning: 'Short-lived signed proof that the first sign-in step passed, for the second step.',
+  },
+  recoveryCode: {
+    zh: '恢复码',
+    meaning: 'Single-use code that stands in for the authenticator (10 given at enrolment).',
+  },
+  remember: { zh: '记住此设备', meaning: 'Skip the second step on this browser for 30 days.' },
+  requireTwoFactor: { zh: '要求两步验证', meaning: 'Who must sign in with two factors: none, admins, all.' },
+  auditRetentionDays: { zh: '日志保留天数', meaning: 'Days the audit log is kept (at least 180).' },
+  dateFrom: { zh: '开始日期', meaning: 'First day of a date filter (YYYY-MM-DD, China time).' },
+  dateTo: { zh: '结束日期', meaning: 'Last day of a date filter (YYYY-MM-DD, China time), inclusive.' },
   pageNo: { zh: '页码', meaning: 'Page number, from 1.' },
   pageSize: { zh: '每页条数', meaning: 'Rows per page: 20, 50, 100 or 500.' },
   sortField: { zh: '排序字段', meaning: 'Column a list is sorted by.' },
@@ -822,6 +866,46 @@ export const GLOSSARY = {
   oppId: { zh: '商机', meaning: 'Id of an opportunity.' },
   ownerId: { zh: '负责人', meaning: 'The staff member an opportunity belongs to; none when in the pool (公海).' },
   due: { zh: '下次跟进', meaning: 'Filter on the next follow-up: overdue, today, within 7 days.' },
+  // Issue 19 points 3, 7, 8 (staff extras, dictionaries, customer service).
+  confirm: { zh: '确认文字', meaning: 'The words a user types to confirm deleting their own account (确认注销).' },
+  dictGroup: { zh: '字典类型', meaning: 'Type of a dictionary whose enabled values are read (getDictData).' },
+  dictType: { zh: '字典类型', meaning: 'Type of a dictionary value: lower-case letters, digits and underscores.' },
+  dictCode: { zh: '编码', meaning: 'Code of a dictionary value (letters, digits, _ . -), unique within its type.' },
+  staffPhone: {
+    zh: '员工号码显示',
+    meaning: "Who sees colleagues' full phone numbers: all, or admin (and listed members).",
+  },
+  clientPhone: {
+    zh: '客户号码显示',
+    meaning: "Who sees client contacts' full phone numbers: all, or admin (and listed).",
+  },
+  regionCode: {
+    zh: '地区编码',
+    meaning: "Province, city or county code of an AI 咨询 address; '' is the nationwide default.",
+  },
+  orderNo: { zh: '订单号', meaning: 'Order number recorded when a member is enabled for AI 咨询 (whitelist save).' },
+  userPhone: { zh: '用户手机号', meaning: "The signed-in user's own phone, as sent by the whitelist calls." },
+  // API keys and webhooks (issue 18 point 4)
+  expiresOn: { zh: '有效期', meaning: 'Last day (China) an API key works; null for no expiry.' },
+  events: { zh: '事件', meaning: 'Webhook events an endpoint receives (client.created, contract.signed, ...).' },
+  enabled: { zh: '启用状态', meaning: 'Whether a webhook endpoint receives events.' },
+  webhookId: { zh: '接收地址', meaning: 'Id of a webhook endpoint.' },
+  // Client master data and the client book's settings (issue 19 points 1 and 2)
+  jglx: {
+    zh: '机构类型',
+    meaning:
+      'Institution type of a client: 1 企业, 2 个体工商户, 3 事业单位, 4 社会团体, 5 民办非企业单位, 9 其他组织.',
+  },
+  kpfs: {
+    zh: '开票方式',
+    meaning: "Invoicing method of a client (KPFS_OPTIONS); '' follows the agency's default (updDefKpType).",
+  },
+  paper: { zh: '纸张', meaning: 'Print paper: A4, A5 or 241-1 (continuous form).' },
+  orientation: { zh: '打印方向', meaning: 'Print orientation: portrait or landscape.' },
+  marginMm: { zh: '页边距', meaning: 'Print margin in millimetres (0-30).' },
+  copies: { zh: '份数', meaning: 'Copies printed of each page (1-10).' },
+  showAgencyName: { zh: '显示机构名称', meaning: "Whether printouts carry the agency's name." },
+  showPrintTime: { zh: '显示打印时间', meaning: 'Whether printouts carry the time printed.' },
 } as const satisfies Record<string, GlossaryEntry>;
 
 /** Chinese name of a field for messages; the field name itself when the glossary lacks it. */

@@ -5,6 +5,7 @@ import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Db, type Queryable, setScope, type Tx } from '../db/client.js';
 import { membershipRoles, memberships, organisations, roles, sessions, users } from '../db/schema/index.js';
+import { apiKeyIn, isApiKeyToken } from './api-key.js';
 
 export const SESSION_COOKIE = 'dzy_session';
 /** A session ends after 30 minutes unused or 12 hours after sign-in, whichever is first. */
@@ -33,6 +34,8 @@ export interface SessionCtx {
   departmentId: number | null;
   isOperator: boolean;
   perms: string[];
+  /** Set when the caller is an API key (plugins/api-key.ts), not a person's session. */
+  apiKeyId?: number;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -123,6 +126,7 @@ export function resolveSession(db: Db, req: FastifyRequest): Promise<SessionCtx 
 export async function sessionIn(tx: Tx, req: FastifyRequest): Promise<SessionCtx | null> {
   const token = tokenFrom(req);
   if (!token) return null;
+  if (isApiKeyToken(token)) return apiKeyIn(tx, req, token);
   const [row] = await tx
     .select({ s: sessions, u: users })
     .from(sessions)

@@ -11,6 +11,7 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
     'ChangePasswordPage',
   ),
   '/nested/manage/agency-info': lazyNamed(() => import('../features/org/pages/agency-info-page'), 'AgencyInfoPage'),
+  '/nested/kjgcgl/kjgcxx': lazyNamed(() => import('../features/kjgc/kjgc-page'), 'KjgcPage'),
   '/nested/manage/staff': lazyNamed(() => import('../features/staff/pages/staff-page'), 'StaffPage'),
   '/nested/manage/department': lazyNamed(
     () => import('../features/department/pages/department-page'),
@@ -18,6 +19,8 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   ),
   '/nested/manage/role': lazyNamed(() => import('../features/role/pages/role-page'), 'RolePage'),
   '/nested/manage/station': lazyNamed(() => import('../features/station/pages/station-page'), 'StationPage'),
+  '/nested/manage/api-keys': lazyNamed(() => import('../features/apikey/api-keys-page'), 'ApiKeysPage'),
+  '/nested/manage/webhooks': lazyNamed(() => import('../features/apikey/webhooks-page'), 'WebhooksPage'),
   // 入驻审核 with 系统公告 as a second tab (app/layout/platform-page.tsx composes the two features).
   '/customer/khgl/wdkh': lazyNamed(() => import('../features/customer/pages/customer-page'), 'CustomerPage'),
   '/customer/khgl/hsz': lazyNamed(() => import('../features/customer/pages/recycle-page'), 'RecyclePage'),
@@ -60,6 +63,11 @@ export const MENU_PAGES: Readonly<Record<string, LazyPage>> = {
   '/customer/swgl/sjlb': lazyNamed(() => import('../features/data-list/pages/data-list-page'), 'DataListPage'),
   '/classroom': lazyNamed(() => import('../features/content/pages/classroom-page'), 'ClassroomPage'),
   '/platform/content': lazyNamed(() => import('../features/content/pages/content-admin-page'), 'ContentAdminPage'),
+  '/platform/brand': lazyNamed(() => import('../features/brand/brand-admin-page'), 'BrandAdminPage'),
+  '/platform/benefit': lazyNamed(() => import('../features/brand/benefit-admin-page'), 'BenefitAdminPage'),
+  '/platform/dicts': lazyNamed(() => import('../features/dicts/dict-admin-page'), 'DictAdminPage'),
+  '/nested/manage/audit-log': lazyNamed(() => import('../features/audit-log/audit-log-page'), 'AuditLogPage'),
+  '/platform/audit-log': lazyNamed(() => import('../features/audit-log/audit-log-page'), 'PlatformAuditLogPage'),
 };
 
 /** Pages of the shell every signed-in user may open, outside the server's menu tree. */

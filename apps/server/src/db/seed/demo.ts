@@ -1,5 +1,6 @@
 import { usccCheckChar } from '@dzy/shared';
 import { eq, sql } from 'drizzle-orm';
+import { seedKjgcDemo } from '../../modules/org/kjgc.seed.js';
 import { addMember, provisionAgency } from '../../modules/org/provision.js';
 import { hashPassword } from '../../plugins/password.js';
 import type { Db } from '../client.js';
@@ -124,6 +125,7 @@ export async function seedDemo(db: Db, secretKey?: Buffer): Promise<boolean> {
     });
     const factoryUser = await addUser(t, '13700000000', '赵敏', '记账主管', hash);
     await addMember(t, { agencyId: agency, orgId: factory, userId: factoryUser, role: 1 });
+    await seedKjgcDemo(t, agency, factory, factoryUser, admin);
 
     await t
       .insert(users)
