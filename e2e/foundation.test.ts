@@ -64,7 +64,7 @@ describe('sign-in and the portal', () => {
     await page.getByPlaceholder('6位验证码').fill(code);
     await page.locator('.dzy-auth-consent input').check();
     await page
-      .getByRole('button', { name: /登\s*录/ })
+      .getByRole('button', { name: /^登\s*录$/ })
       .last()
       .click();
     await page.waitForURL(/#\/dashboard/);

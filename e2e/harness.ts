@@ -146,7 +146,7 @@ export async function signIn(page: Page, baseUrl: string, account: string, passw
   await page.getByPlaceholder('手机号 / 账号').fill(account);
   await page.getByPlaceholder('密码').fill(password);
   await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await page.getByRole('button', { name: /^登\s*录$/ }).click();
   await page.waitForURL(/#\/dashboard/);
 }
 

@@ -25,7 +25,7 @@ async function smsSignUp(page: Page, phone: string) {
   await page.getByRole('checkbox').check();
   await page
     .getByRole('tabpanel')
-    .getByRole('button', { name: /登\s*录/ })
+    .getByRole('button', { name: /^登\s*录$/ })
     .click();
   await page.waitForURL(/#\/dashboard/);
 }

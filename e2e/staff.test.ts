@@ -73,7 +73,7 @@ describe('staff administration in the browser', () => {
     await page.getByRole('checkbox').check();
     await page
       .getByRole('tabpanel')
-      .getByRole('button', { name: /登\s*录/ })
+      .getByRole('button', { name: /^登\s*录$/ })
       .click();
 
     // Back on the invitation, now signed in as the invitee.
