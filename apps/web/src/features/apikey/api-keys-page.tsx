@@ -299,6 +299,7 @@ function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: (secret?: 
               checkable
               selectable={false}
               treeData={tree}
+              defaultExpandedKeys={tree.flatMap((n) => [n.key, ...(n.children ?? []).map((c) => c.key)])}
               checkedKeys={checked}
               onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(String))}
             />
