@@ -173,6 +173,11 @@ export const GLOSSARY = {
   reason: { zh: '原因', meaning: 'Reason given, e.g. for rejecting an agency application.' },
   keyword: { zh: '关键字', meaning: 'Free-text filter of a list.' },
   // Two-factor sign-in and the audit log (issue 18 points 5, 6).
+  twoFactor: {
+    zh: '两步验证',
+    meaning:
+      "Audit of a sign-in: how the second step passed: 'totp' a code, 'recovery' a recovery code, 'device' a remembered device.",
+  },
   ticket: {
     zh: '登录验证凭证',
     meaning: 'Short-lived signed proof that the first sign-in step passed, for the second step.',

@@ -4,6 +4,7 @@ import {
   type AuditItem,
   auditLogListCall,
   auditOptionsCall,
+  fieldLabel,
   platformAuditLogListCall,
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
@@ -31,10 +32,10 @@ function DetailText({ detail }: { detail: Record<string, unknown> }) {
     const b = (before && typeof before === 'object' ? before : { 值: before }) as Record<string, unknown>;
     const a = (after && typeof after === 'object' ? after : { 值: after }) as Record<string, unknown>;
     for (const k of new Set([...Object.keys(b), ...Object.keys(a)])) {
-      if (JSON.stringify(b[k]) !== JSON.stringify(a[k])) lines.push(`${k}：${show(b[k])} → ${show(a[k])}`);
+      if (JSON.stringify(b[k]) !== JSON.stringify(a[k])) lines.push(`${fieldLabel(k)}：${show(b[k])} → ${show(a[k])}`);
     }
   }
-  for (const [k, v] of Object.entries(rest)) lines.push(`${k}：${show(v)}`);
+  for (const [k, v] of Object.entries(rest)) lines.push(`${fieldLabel(k)}：${show(v)}`);
   if (lines.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   const text = lines.join('；');
   return (
