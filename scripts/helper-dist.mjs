@@ -1,4 +1,4 @@
-// `npm run helper:dist`: the local helper 365基础服务 as a program to install (apps/helper/src/dist/build.ts):
+// `npm run helper:dist`: the local helper 365基础服务 as a program to install (apps/helper/src/packaging/build.ts):
 // the Linux single executable (Node SEA + postject), the Windows PowerShell installer carrying the one-file
 // bundle, the install scripts registering dzyhelper://, and manifest.json (sizes, sha256) the server serves.
 //   --out DIR        output (default apps/helper/dist, what the server offers; HELPER_DIST_DIR there too)
@@ -15,7 +15,7 @@ const arg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const { buildHelperDist } = await tsImport('../apps/helper/src/dist/build.ts', import.meta.url);
+const { buildHelperDist } = await tsImport('../apps/helper/src/packaging/build.ts', import.meta.url);
 const outDir = resolve(arg('out') ?? process.env.HELPER_DIST_DIR ?? resolve(root, 'apps/helper/dist'));
 const origins = (arg('origin') ?? process.env.PUBLIC_URL ?? 'http://127.0.0.1:8080,http://localhost:8080')
   .split(',')

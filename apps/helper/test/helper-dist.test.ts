@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HELPER_SCHEME, HELPER_START_URL, HELPER_VERSION, type HelperManifest } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE, buildHelperDist, MANIFEST, WIN_SETUP } from '../src/dist/build.js';
-import { linuxInstallScript, linuxUninstallScript } from '../src/dist/installers.js';
+import { BUNDLE, buildHelperDist, MANIFEST, WIN_SETUP } from '../src/packaging/build.js';
+import { linuxInstallScript, linuxUninstallScript } from '../src/packaging/installers.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
