@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MSG } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHelperDist } from '../apps/helper/src/dist/build.js';
+import { buildHelperDist } from '../apps/helper/src/packaging/build.js';
 import { DEMO_ADMIN, type Product, screenshotsAt, signIn, startProduct, visible } from './harness.js';
 
 /** Issue 18 points 3 and 7: 相关下载 offers the helper's builds; a 403 on a download shows 登录超时. */
