@@ -56,26 +56,26 @@ export function TwoFactorCard() {
               <Descriptions.Item label="记住的设备">{s.rememberedDevices} 台（30 天内免验证）</Descriptions.Item>
             </>
           )}
-          <Descriptions.Item label=" ">
-            {s.enabled ? (
-              <Button danger disabled={s.required} onClick={() => setDisabling(true)}>
-                关闭两步验证
-              </Button>
-            ) : (
-              <Button type="primary" loading={start.isPending} onClick={() => start.mutate()}>
-                开启两步验证
-              </Button>
-            )}
-          </Descriptions.Item>
         </Descriptions>
       )}
       {s && !s.enabled && (
         <Alert
           type="info"
           showIcon
+          style={{ marginBottom: 16 }}
           title="开启后，登录时除密码或短信验证码外，还需输入手机验证器应用上的6位动态验证码。"
         />
       )}
+      {s &&
+        (s.enabled ? (
+          <Button danger disabled={s.required} onClick={() => setDisabling(true)}>
+            关闭两步验证
+          </Button>
+        ) : (
+          <Button type="primary" loading={start.isPending} onClick={() => start.mutate()}>
+            开启两步验证
+          </Button>
+        ))}
       <Modal
         title="开启两步验证"
         open={!!enrolling || !!codes}
