@@ -1,4 +1,5 @@
 import {
+  apiKeyCreateCall,
   approveAgencyApplyCall,
   type BindingItem,
   CODE,
@@ -14,6 +15,7 @@ import {
   KJGC_MSG,
   listAgencyApplyCall,
   requestBindCall,
+  roleListCall,
   saveKjgcApplyInfoCall,
   saveWhiteOrderCall,
   switchKjgcAgencyCall,
@@ -262,5 +264,19 @@ describe('unbinding', () => {
     expect(r.code).toBe(CODE.OK);
     expect((await t.call(endBindCall.path, { id: r.data.id }, applicant)).code).toBe(CODE.OK);
     expect((await bindings(otherAdmin, { status: 0 })).data.total).toBe(0);
+  });
+});
+
+describe('a factory acting for its agency', () => {
+  it("works on the clients handed over but never administers the agency, not even as the factory's administrator", async () => {
+    expect(await relation(demoFactory)).toMatchObject({ kjgcDlsId: ids.demo });
+    expect((await customers(demoFactory)).data.total).toBeGreaterThan(0);
+    // An API key made here would read every client of the agency, past the handover: refused.
+    expectNoPermission(
+      await t.call(apiKeyCreateCall.path, { name: '工厂密钥', perms: ['customer:list:view'] }, demoFactory),
+    );
+    expectNoPermission(await t.call(roleListCall.path, {}, demoFactory));
+    // The agency's own administrator still may.
+    expect((await t.call(roleListCall.path, {}, admin)).code).toBe(CODE.OK);
   });
 });

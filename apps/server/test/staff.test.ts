@@ -371,7 +371,7 @@ describe('updateAgUserConnectionIsAdminV3 (administrator transfer)', () => {
   it('is refused to a factory administrator for the agency members', async () => {
     const factory = await t.login(FACTORY);
     const r = await transfer({ admin_user_id: ID.zhang, notadmin_user_id: ID.factory }, factory);
-    expect(r.code).toBe(CODE.NOT_FOUND);
+    expect(r.code).toBe(CODE.NO_PERMISSION);
     expect(await isAdmin(1, ID.zhang)).toBe(false);
     expect(MSG.ok).toBeTruthy();
   });

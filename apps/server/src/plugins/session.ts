@@ -164,10 +164,9 @@ export async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<Sessi
   const agencyId = place ? (place.o.kjgcDlsId ?? place.o.id) : null;
   // Roles are tenant rows: read them in the membership's agency (a factory's own, even while it acts for another).
   if (place) await setScope(tx, { agencyId: place.m.agencyId, userId: u.id });
-  const perms = [
-    ...(place ? (place.m.isAdmin ? [ALL_PERMS] : await rolePerms(tx, place.m.id)) : []),
-    ...(u.isOperator ? OPERATOR_PERMS : []),
-  ];
+  const actingForAgency = place?.o.orgType === 'kjgc' && place.o.kjgcDlsId !== null;
+  const held = place ? (place.m.isAdmin ? [ALL_PERMS] : await rolePerms(tx, place.m.id)) : [];
+  const perms = [...(actingForAgency ? factoryPerms(held) : held), ...(u.isOperator ? OPERATOR_PERMS : [])];
   if (place) await setScope(tx, { agencyId, userId: u.id });
   // A factory sees only the clients handed over to it (kjgc_handovers; migration 0033's policy on enterprises).
   await setKjgcScope(tx, place?.o.orgType === 'kjgc' ? place.o.id : null);
@@ -191,6 +190,17 @@ export async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<Sessi
     isOperator: u.isOperator,
     perms,
   };
+}
+
+/**
+ * What a factory (kjgc) may do while it acts through its bound agency: the work on the clients handed over,
+ * never the agency's own administration (its staff, roles, departments, settings, API keys, audit log) nor
+ * removing clients. Its administrator holds every such permission, not '*:*:*'.
+ */
+const FACTORY_DENIED = /^(staff|role|station|org|agency):|^customer:(delete|purge|restore|recycle:view)$/;
+function factoryPerms(held: readonly string[]): string[] {
+  const base = held.includes(ALL_PERMS) ? [...GRANTABLE_PERMS, 'kjgc:manage', 'agency:info:view'] : held;
+  return [...new Set(base)].filter((p) => p === 'agency:info:view' || !FACTORY_DENIED.test(p));
 }
 
 /** Sets (or clears) the factory the rest of the transaction acts as, read by app_kjgc() in policies. */
