@@ -221,20 +221,12 @@ export function customerFileRoutes(app: FastifyInstance, deps: Deps) {
       });
       const rows = await readUpload(buf, fileName, PWD_IMPORT_COLUMNS, s.agencyId);
       const result = await scoped(deps, s, (tx) => importPasswords(tx, deps, s, rows));
-      let redisKey = '';
-      if (result.failed.length > 0) {
-        redisKey = randomBytes(16).toString('hex');
-        const dir = importDir(deps);
-        await mkdir(dir, { recursive: true });
-        await writeXlsx(
-          join(dir, failFileName(s.agencyId, redisKey)),
-          '账号密码导入失败记录',
-          // Passwords are not written back into the failure file.
-          ['行号', '企业税号', '失败原因'],
-          result.failed.map((f) => [String(f.line), f.qysh, f.reason]),
-          [8, 26, 50],
-        );
-      }
+      const redisKey = await savePasswordFailures(
+        deps,
+        result.failed,
+        (key) => failFileName(s.agencyId, key),
+        '账号密码导入失败记录',
+      );
       await scoped(deps, s, (tx) =>
         audit(tx, req, s, 'customer.credential_import', `rows:${rows.length}`, {
           fileName,
@@ -581,4 +573,28 @@ async function importPasswords(
     successNum += 1;
   }
   return { successNum, failed };
+}
+
+/**
+ * A password import's refused rows as a failure file under a fresh random key ('' when none was
+ * refused). Passwords are never written back into it.
+ */
+export async function savePasswordFailures(
+  deps: Deps,
+  failed: readonly { line: number; qysh: string; reason: string }[],
+  fileOf: (key: string) => string,
+  sheet: string,
+): Promise<string> {
+  if (failed.length === 0) return '';
+  const key = randomBytes(16).toString('hex');
+  const dir = importDir(deps);
+  await mkdir(dir, { recursive: true });
+  await writeXlsx(
+    join(dir, fileOf(key)),
+    sheet,
+    ['行号', '企业税号', '失败原因'],
+    failed.map((f) => [String(f.line), f.qysh, f.reason]),
+    [8, 26, 50],
+  );
+  return key;
 }

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CODE,
@@ -28,6 +27,7 @@ import {
   guard,
   readUpload,
   SFBM_BY_TEXT,
+  savePasswordFailures,
   scoped,
   sendFile,
   templateWorkbook,
@@ -38,7 +38,7 @@ import { failFileName, importDir } from './customer.jobs.js';
 import { customerSort, customerWhere } from './customer.repo.js';
 import { credentialColumns, normQysh } from './customer.service.js';
 import { diffItems } from './master-data.routes.js';
-import { neutralise, writeXlsx } from './xlsx.js';
+import { neutralise } from './xlsx.js';
 
 const EXPORT_MAX = 50_000;
 const SHUIJU_UPLOAD_MAX = 5 * 1024 * 1024;
@@ -221,19 +221,12 @@ export function masterDataFileRoutes(app: FastifyInstance, deps: Deps) {
       });
       const rows = await readUpload(buf, fileName, SHUIJU_PWD_COLUMNS, s.agencyId);
       const result = await scoped(deps, s, (tx) => importShuiJu(tx, deps, s, rows));
-      let redisKey = '';
-      if (result.failed.length > 0) {
-        redisKey = randomBytes(16).toString('hex');
-        const dir = importDir(deps);
-        await mkdir(dir, { recursive: true });
-        await writeXlsx(
-          join(dir, shuiJuFail(s.agencyId, redisKey)),
-          '税局密码导入失败记录',
-          ['行号', '企业税号', '失败原因'],
-          result.failed.map((f) => [String(f.line), f.qysh, f.reason]),
-          [8, 26, 50],
-        );
-      }
+      const redisKey = await savePasswordFailures(
+        deps,
+        result.failed,
+        (key) => shuiJuFail(s.agencyId, key),
+        '税局密码导入失败记录',
+      );
       await scoped(deps, s, (tx) =>
         audit(tx, req, s, 'customer.shuiju_import', `rows:${rows.length}`, {
           fileName,
