@@ -1,4 +1,5 @@
 import {
+  alertMessageInfoCall,
   bellText,
   CODE,
   EXPIRED_MARK,
@@ -219,6 +220,37 @@ describe('the bell: news poll and mark known', () => {
     // The message centre still lists the known ones.
     const all = await t.call<{ total: number }>(selectMsgListCall.path, { msg_style_big: 1 }, zhang);
     expect(all.data.total).toBe(4);
+  });
+
+  it('pops up what was pushed since the last ask (alertMessageInfo), only the caller’s own', async () => {
+    const first = await t.call<{ list: NewsItem[]; pushTime: string }>(alertMessageInfoCall.path, {}, zhang);
+    expect(first.code).toBe(CODE.OK);
+    const after = Date.parse(first.data.pushTime);
+    await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
+      tx.insert(messages).values(
+        [1, 2].map((i) => ({
+          agencyId: AGENCY.demo,
+          userId: ID.zhang,
+          msgStyleBig: 1,
+          msgStyleSmall: 'customer',
+          content: `【客户分配提醒】第${i}条`,
+          createdAt: new Date(after + i),
+        })),
+      ),
+    );
+    const next = await t.call<{ list: NewsItem[]; pushTime: string }>(
+      alertMessageInfoCall.path,
+      { pushTime: first.data.pushTime },
+      zhang,
+    );
+    expect(next.data.list.map((m) => m.content)).toEqual(['【客户分配提醒】第2条', '【客户分配提醒】第1条']);
+    const none = await t.call<{ list: NewsItem[] }>(alertMessageInfoCall.path, { pushTime: next.data.pushTime }, zhang);
+    expect(none.data.list).toEqual([]);
+    const his = await t.call<{ list: NewsItem[] }>(alertMessageInfoCall.path, { pushTime: first.data.pushTime }, li);
+    expect(his.data.list).toEqual([]);
+    const bad = await t.call(alertMessageInfoCall.path, { pushTime: '昨天' }, zhang);
+    expect([bad.code, bad.msg]).toEqual([CODE.BAD_REQUEST, '推送时间：推送时间格式不正确']);
+    expect((await t.call(alertMessageInfoCall.path, { userId: 2 }, zhang)).code).toBe(CODE.BAD_REQUEST);
   });
 
   it('refuses ids of someone else’s messages and changes nothing (404)', async () => {

@@ -119,6 +119,7 @@ const EXPECTED_CALLS = [
   ['POST /api/user/agency/deleteAgUserConnectionIsConn', 'staff:remove'],
   // message (platform calls: operators only, by the operator permission and the handlers' operator check)
   ['POST /api/user/msg/selectMsgSend', 'signedIn'],
+  ['POST /api/user/message/alertMessageInfo', 'signedIn'],
   ['POST /api/user/msg/updateMsgSend', 'signedIn'],
   ['POST /api/user/msg/selectMsgList', 'signedIn'],
   ['POST /api/user/agency/selectUserMsgSetting', 'signedIn'],

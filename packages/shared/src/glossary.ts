@@ -358,6 +358,10 @@ export const GLOSSARY = {
   },
   targetId: { zh: '关联ID', meaning: 'Id of what a message is about (an enterprise, a contract ...).' },
   createTime: { zh: '创建时间', meaning: 'When a message or chat session was created (ISO 8601).' },
+  pushTime: {
+    zh: '推送时间',
+    meaning: "Pop-up messages: ask for messages pushed after this moment (ISO 8601, the previous answer's).",
+  },
   known: { zh: '已知', meaning: 'The message was marked known in the bell (the message centre still lists it).' },
   ids: { zh: '消息ID', meaning: 'Message ids joined by @ (id1@id2), for marking them known.' },
   count: { zh: '数量', meaning: 'How many rows a change touched or created.' },

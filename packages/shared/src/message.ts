@@ -108,6 +108,21 @@ export const selectNewsCall = defineCall({
   data: z.object({ list: z.array(newsItemSchema), total: z.number() }),
 });
 
+/**
+ * Messages to pop up (foundation.md §7 alertMessageInfo {userId, pushTime}): the caller's unknown messages
+ * pushed after pushTime (the previous answer's pushTime; none given: the last 24 hours), newest first, at
+ * most NEWS_MAX; pushTime is the moment to ask from next time. The user is the session's, never the body's.
+ */
+export const alertMessageInfoCall = defineCall({
+  path: 'user/message/alertMessageInfo',
+  summary: '弹窗消息：上次之后推送的未读消息',
+  access: 'signedIn',
+  body: z.strictObject({
+    pushTime: z.iso.datetime({ offset: true, error: '推送时间格式不正确' }).optional(),
+  }),
+  data: z.object({ list: z.array(newsItemSchema), pushTime: z.string() }),
+});
+
 /** ids joined by @ (foundation.md §7). */
 const idsSchema = z
   .string({ error: '请选择消息' })

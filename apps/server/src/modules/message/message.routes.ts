@@ -1,4 +1,5 @@
 import {
+  alertMessageInfoCall,
   CODE,
   getMsgSettingsCall,
   KJGC_SETTING_ONLY_MSG,
@@ -10,7 +11,7 @@ import {
   selectNewsCall,
   updateMsgSettingsCall,
 } from '@dzy/shared';
-import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { listPage } from '../../db/paging.js';
 import { messageSettings, messages } from '../../db/schema/index.js';
@@ -68,6 +69,19 @@ export const messageModule: ServerModule = {
         .limit(NEWS_MAX);
       const [total] = await tx.select({ n: count() }).from(messages).where(where);
       return { list: rows.map(newsItem), total: total?.n ?? 0 };
+    }),
+
+    serve(alertMessageInfoCall, async ({ body, session, tx }) => {
+      const now = new Date();
+      if (session.agencyId === null) return { list: [], pushTime: now.toISOString() };
+      const since = body.pushTime ? new Date(body.pushTime) : new Date(now.getTime() - 24 * 3600_000);
+      const rows = await tx
+        .select()
+        .from(messages)
+        .where(and(own(session), eq(messages.known, false), gt(messages.createdAt, since)))
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(NEWS_MAX);
+      return { list: rows.map(newsItem), pushTime: now.toISOString() };
     }),
 
     // Every id must be the caller's own message, else nothing changes (404).
