@@ -49,9 +49,10 @@ const rowOf = (page: Page, name: string) => page.locator('tr.ant-table-row', { h
 /** Every action the page offers above the table: its buttons and, opened, the toolbar's 更多 menu. */
 async function toolbarActions(page: Page): Promise<string[]> {
   const outside = page.locator('button:not(tr button)');
+  // The toolbar's 更多 (the header has one too, before it).
   const more = outside.filter({ hasText: '更多' });
   if ((await more.count()) > 0) {
-    await more.first().click();
+    await more.last().click();
     await page.waitForTimeout(300);
   }
   const texts = [
