@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HELPER_SCHEME, HELPER_START_URL, HELPER_VERSION, type HelperManifest } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE, buildHelperDist, MANIFEST, WIN_SETUP } from '../src/packaging/build.js';
-import { linuxInstallScript, linuxUninstallScript } from '../src/packaging/installers.js';
+import { BUNDLE, buildHelperDist, MANIFEST, WIN_SEA, WIN_SETUP, withoutAuthenticode } from '../src/packaging/build.js';
+import { linuxInstallScript, linuxUninstallScript, windowsSeaInstallScript } from '../src/packaging/installers.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -145,5 +145,44 @@ describe('the Linux install script (run against a scratch home, xdg-mime replace
     execFileSync('sh', [join(dir, 'uninstall-linux.sh')], { env });
     expect(existsSync(join(home, '.local/share/dzyhelper'))).toBe(false);
     expect(existsSync(join(home, '.local/share/applications/dzyhelper.desktop'))).toBe(false);
+  });
+});
+
+describe('the Windows single executable', () => {
+  /** A minimal PE32+ header with a certificate table of `cert` bytes at `at`, in a file of `size` bytes. */
+  const fakePe = (size: number, at: number, cert: number) => {
+    const pe = Buffer.alloc(size);
+    pe.writeUInt32LE(0x80, 0x3c);
+    pe.write('PE\0\0', 0x80, 'latin1');
+    pe.writeUInt16LE(0x20b, 0x80 + 24);
+    pe.writeUInt32LE(at, 0x80 + 24 + 112 + 32);
+    pe.writeUInt32LE(cert, 0x80 + 24 + 112 + 36);
+    return pe;
+  };
+
+  it('drops node.exe’s signature before the blob goes in: the security directory cleared, the table cut off', () => {
+    const out = withoutAuthenticode(fakePe(0x500, 0x400, 0x100));
+    expect(out.length).toBe(0x400);
+    expect(out.readUInt32LE(0x80 + 24 + 112 + 32)).toBe(0);
+    expect(out.readUInt32LE(0x80 + 24 + 112 + 36)).toBe(0);
+    // A table not at the end is only unlinked, nothing after it is cut.
+    expect(withoutAuthenticode(fakePe(0x600, 0x400, 0x100)).length).toBe(0x600);
+    expect(() => withoutAuthenticode(Buffer.alloc(0x200))).toThrow('不是 Windows 可执行文件');
+  });
+
+  it('install-windows.ps1 takes the .exe from beside it or from the product, checks it, and registers dzyhelper://', () => {
+    const ps1 = windowsSeaInstallScript({
+      version: '1.2.0',
+      origins: [ORIGIN],
+      bureauUrl: 'https://etax.example.cn',
+      sha256: 'ab'.repeat(32),
+      buildFile: WIN_SEA,
+    });
+    expect(ps1).toContain(`$Src = Join-Path $PSScriptRoot '${WIN_SEA}'`);
+    expect(ps1).toContain(`-Uri '${ORIGIN}/api/helper/download/${WIN_SEA}'`);
+    expect(ps1).toContain(`$Sha256 = '${'ab'.repeat(32)}'`);
+    expect(ps1).toContain("-Destination (Join-Path $Dest 'dzy-helper.exe')");
+    expect(ps1).toContain(`'"' + (Join-Path $Dest 'dzy-helper.exe') + '" "%1"'`);
+    expect(ps1).not.toContain('Node.js 20');
   });
 });

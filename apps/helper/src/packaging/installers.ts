@@ -4,7 +4,7 @@
  * and registers the custom protocol handler `dzyhelper://` so the page's 已安装，去启动 starts it. Nothing
  * here needs administrator rights: Linux uses ~/.local/share and xdg-mime, Windows HKCU\Software\Classes.
  */
-import { HELPER_SCHEME } from '@dzy/shared';
+import { HELPER_DOWNLOAD_PREFIX, HELPER_SCHEME } from '@dzy/shared';
 
 export interface InstallerInput {
   /** Helper version the scripts install (shown, and written to the config). */
@@ -113,14 +113,48 @@ if ($Got -ne $Sha256) { Write-Host "安装文件校验失败（sha256 应为 $Sh
 Set-Content -Encoding UTF8 -Path (Join-Path $Dest 'dzy-helper.cmd') -Value ${psQuote(input.launcher)}
 Set-Content -Encoding UTF8 -Path (Join-Path $Dest 'config.json') -Value ${psQuote(config.trimEnd())}
 
-$Key = 'HKCU:\\Software\\Classes\\${HELPER_SCHEME}'
+${psRegisterProtocol(input.version, 'dzy-helper.cmd')}`;
+}
+
+/** PowerShell that registers dzyhelper:// under HKCU to run `program` (in $Dest) with the URL. */
+function psRegisterProtocol(version: string, program: string): string {
+  return `$Key = 'HKCU:\\Software\\Classes\\${HELPER_SCHEME}'
 New-Item -Force -Path $Key | Out-Null
 Set-ItemProperty -Path $Key -Name '(default)' -Value 'URL:365基础服务'
 Set-ItemProperty -Path $Key -Name 'URL Protocol' -Value ''
 New-Item -Force -Path "$Key\\shell\\open\\command" | Out-Null
-Set-ItemProperty -Path "$Key\\shell\\open\\command" -Name '(default)' -Value ('"' + (Join-Path $Dest 'dzy-helper.cmd') + '" "%1"')
-Write-Host "365基础服务 ${input.version} 已安装到 $Dest，并已注册 ${HELPER_SCHEME}:// 协议。回到代账云页面点击「已安装，去启动」即可启动。"
+Set-ItemProperty -Path "$Key\\shell\\open\\command" -Name '(default)' -Value ('"' + (Join-Path $Dest ${psQuote(program)}) + '" "%1"')
+Write-Host "365基础服务 ${version} 已安装到 $Dest，并已注册 ${HELPER_SCHEME}:// 协议。回到代账云页面点击「已安装，去启动」即可启动。"
 `;
+}
+
+/**
+ * Windows single executable: install-windows.ps1 takes dzy-helper-win-x64.exe from beside itself, or
+ * downloads it from the product it came from, checks its sha256, copies it to %LOCALAPPDATA%\DzyHelper
+ * and registers dzyhelper:// to run it. No Node.js needed.
+ * Run: powershell -ExecutionPolicy Bypass -File install-windows.ps1
+ */
+export function windowsSeaInstallScript(input: InstallerInput): string {
+  const config = helperConfigJson(input);
+  const url = `${input.origins[0] ?? ''}${HELPER_DOWNLOAD_PREFIX}${encodeURIComponent(input.buildFile)}`;
+  return `# 365基础服务 ${input.version} — Windows 安装脚本（无需管理员权限，无需 Node.js）
+# 运行：powershell -ExecutionPolicy Bypass -File install-windows.ps1
+$ErrorActionPreference = 'Stop'
+$Dest = Join-Path $env:LOCALAPPDATA 'DzyHelper'
+$Sha256 = ${psQuote(input.sha256)}
+$Src = Join-Path $PSScriptRoot ${psQuote(input.buildFile)}
+New-Item -ItemType Directory -Force -Path $Dest | Out-Null
+if (-not (Test-Path $Src)) {
+  $Src = Join-Path $env:TEMP ${psQuote(input.buildFile)}
+  Write-Host '正在从代账云下载 365基础服务……'
+  Invoke-WebRequest -UseBasicParsing -Uri ${psQuote(url)} -OutFile $Src
+}
+$Got = (Get-FileHash -Algorithm SHA256 -Path $Src).Hash.ToLower()
+if ($Got -ne $Sha256) { Write-Host "安装文件校验失败（sha256 应为 $Sha256，实际 $Got），请重新下载"; exit 1 }
+Copy-Item -Force -Path $Src -Destination (Join-Path $Dest 'dzy-helper.exe')
+Set-Content -Encoding UTF8 -Path (Join-Path $Dest 'config.json') -Value ${psQuote(config.trimEnd())}
+
+${psRegisterProtocol(input.version, 'dzy-helper.exe')}`;
 }
 
 /** The .cmd the protocol handler runs on Windows: the bundle with the Node.js on PATH, minimised. */
