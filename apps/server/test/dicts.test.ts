@@ -1,4 +1,5 @@
 import {
+  type AgencyInfo,
   AQ_URL_MSG,
   type AqUrlItem,
   CODE,
@@ -7,6 +8,7 @@ import {
   type DictValue,
   deleteAqUrlCall,
   deleteDictCall,
+  getAgencyInfoCall,
   getAqUrlCall,
   getDictDataCall,
   getSysDictListCall,
@@ -15,6 +17,7 @@ import {
   listDictAdminCall,
   saveAqUrlCall,
   saveDictCall,
+  updateAgencyInfoCall,
   whitelistCheckCall,
   whitelistSaveCall,
 } from '@dzy/shared';
@@ -100,6 +103,19 @@ describe('dictionaries as data', () => {
       c.op,
     );
     expect([dup.code, dup.msg]).toEqual([CODE.CONFLICT, '该字典类型下已有编码「6」']);
+    // The agency form takes what the dictionary holds: the added 6, not the switched-off 1 nor an unknown 7.
+    const info = (await t.call<AgencyInfo>(getAgencyInfoCall.path, {}, c.admin)).data;
+    const edit = (agencyScale: number) =>
+      t.call(
+        updateAgencyInfoCall.path,
+        { address: info.address, link: info.link, linkPhone: info.linkPhone, staffNum: 2, agencyScale },
+        c.admin,
+      );
+    expect((await edit(6)).code).toBe(CODE.OK);
+    expect((await t.call<AgencyInfo>(getAgencyInfoCall.path, {}, c.admin)).data.agencyScale).toBe(6);
+    expectBadInput(await edit(1), '机构规模', '请选择机构规模');
+    expectBadInput(await edit(7), '机构规模', '请选择机构规模');
+    expect((await edit(3)).code).toBe(CODE.OK);
     expect((await t.call(deleteDictCall.path, { id: added.data.id }, c.op)).code).toBe(CODE.OK);
     const gone = await t.call(deleteDictCall.path, { id: added.data.id }, c.op);
     expect([gone.code, gone.msg]).toEqual([CODE.NOT_FOUND, '字典值不存在']);

@@ -155,6 +155,12 @@ const agencyNameSchema = z
   .max(50, '代理所名称不能超过50个字符');
 
 const scaleSchema = (msg: string) => z.number({ error: msg }).int(msg).min(1, msg).max(5, msg);
+/** 机构规模 is a dictionary the operator may extend (agency_scale): the server checks the code against it. */
+const agencyScaleSchema = z
+  .number({ error: '请选择机构规模' })
+  .int('请选择机构规模')
+  .min(1, '请选择机构规模')
+  .max(999, '请选择机构规模');
 
 const addressSchema = z.string({ error: '请输入地址' }).trim().min(1, '请输入地址').max(100, '地址不能超过100个字符');
 const linkSchema = z.string().trim().max(20, '联系人不能超过20个字符');
@@ -178,7 +184,7 @@ export const agencyApplyCall = defineCall({
       .transform(normalizeTaxNumber)
       .pipe(z.string().min(1, '请输入代理所税号').regex(AGENCY_TAX_RE, '税号为6-20位数字或字母')),
     address: addressSchema,
-    agencyScale: scaleSchema('请选择机构规模'),
+    agencyScale: agencyScaleSchema,
     staffNum: scaleSchema('请选择会计人数'),
     sssf: z.string({ error: '请选择地区' }).regex(/^\d{6}$/, '请选择地区'),
     ssds: z.string({ error: '请选择地区' }).regex(/^\d{6}$/, '请选择地区'),
@@ -316,7 +322,7 @@ export const updateAgencyInfoCall = defineCall({
     address: addressSchema,
     link: linkSchema,
     linkPhone: z.union([z.literal(''), mobileSchema]),
-    agencyScale: scaleSchema('请选择机构规模'),
+    agencyScale: agencyScaleSchema,
     staffNum: scaleSchema('请选择会计人数'),
   }),
   data: agencyInfoSchema,

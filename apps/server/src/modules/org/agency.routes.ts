@@ -25,6 +25,7 @@ import { audit } from '../../lib/audit.js';
 import { serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
 import type { SessionCtx } from '../../plugins/session.js';
+import { requireDictValue } from '../system/dict.routes.js';
 import { regionChainValid, regionCities, regionCounties, regionName, regionProvinces } from './regions.js';
 
 const notFound = (msg = '代理机构不存在或无权访问') => new AppError(CODE.NOT_FOUND, msg);
@@ -114,6 +115,7 @@ export const agencyCalls = [
       .limit(1);
     if (pending) throw new AppError(CODE.CONFLICT, AGENCY_APPLY_PENDING_MSG);
     if (await agencyNameTaken(tx, body.agencyName)) throw new AppError(CODE.CONFLICT, AGENCY_NAME_TAKEN_MSG);
+    await requireDictValue(tx, 'agency_scale', String(body.agencyScale), '机构规模', '请选择机构规模');
     const [row] = await tx
       .insert(agencyApplications)
       .values({
@@ -145,6 +147,8 @@ export const agencyCalls = [
     const before = await agencyInfo(tx, session);
     // A factory user may look at the agency it is bound to, not change it.
     if (!before.editable) throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
+    if (body.agencyScale !== before.agencyScale)
+      await requireDictValue(tx, 'agency_scale', String(body.agencyScale), '机构规模', '请选择机构规模');
     const next = {
       address: body.address,
       link: body.link,

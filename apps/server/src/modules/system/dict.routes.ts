@@ -40,6 +40,19 @@ const valuesOf = (tx: Queryable, dictType: string) =>
     .where(and(eq(dictData.dictType, dictType), eq(dictData.enabled, true)))
     .orderBy(asc(dictData.sort), asc(dictData.id));
 
+/**
+ * A form whose options come from a dictionary sends one of its enabled codes: refused otherwise, so a value
+ * the operator added is accepted and one the operator switched off is not.
+ */
+export async function requireDictValue(tx: Queryable, dictType: string, code: string, field: string, msg: string) {
+  const [row] = await tx
+    .select({ id: dictData.id })
+    .from(dictData)
+    .where(and(eq(dictData.dictType, dictType), eq(dictData.code, code), eq(dictData.enabled, true)))
+    .limit(1);
+  if (!row) throw new AppError(CODE.BAD_REQUEST, `${field}：${msg}`);
+}
+
 /** Every type with its name (the newest edit's) and count of enabled values. */
 async function typesOf(tx: Queryable, enabledOnly: boolean) {
   const rows = await tx

@@ -35,6 +35,8 @@ interface Values {
 }
 
 const SCALE_FALLBACK = AGENCY_SCALE_OPTIONS.map((o) => ({ code: String(o.value), label: o.label }));
+/** 会计人数 keeps the fixed bands: it is not a dictionary the operator edits. */
+export const STAFF_NUM_OPTIONS = AGENCY_SCALE_OPTIONS.map((o) => ({ value: o.value, label: o.label }));
 
 /** Province → city → district, each level fetched when its parent is opened. */
 function useRegionOptions(open: boolean) {
@@ -239,7 +241,7 @@ export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: 
           </Col>
           <Col span={12}>
             <Form.Item label="会计人数" name="staffNum" rules={[{ required: true, message: '请选择会计人数' }]}>
-              <Select placeholder="请选择会计人数" options={scaleOptions} />
+              <Select placeholder="请选择会计人数" options={STAFF_NUM_OPTIONS} />
             </Form.Item>
           </Col>
         </Row>

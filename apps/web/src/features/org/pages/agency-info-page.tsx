@@ -28,11 +28,13 @@ import { useState } from 'react';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
+import { useDict } from '../../dicts/use-dict';
 import { ORG_KEYS } from '../api';
+import { STAFF_NUM_OPTIONS } from '../components/create-agency-dialog';
 import '../org.css';
 import { SecurityCard } from '../../two-factor/security-card';
 
-const scaleOptions = AGENCY_SCALE_OPTIONS.map((o) => ({ value: o.value, label: o.label }));
+const SCALE_FALLBACK = AGENCY_SCALE_OPTIONS.map((o) => ({ code: String(o.value), label: o.label }));
 
 interface EditValues {
   address: string;
@@ -43,6 +45,10 @@ interface EditValues {
 }
 
 function EditDialog({ info, open, onClose }: { info: AgencyInfo; open: boolean; onClose: () => void }) {
+  // 机构规模 as the operator keeps it, like the create-agency dialog.
+  const scaleOptions = useDict('agency_scale', SCALE_FALLBACK)
+    .filter((o) => /^\d+$/.test(o.code))
+    .map((o) => ({ value: Number(o.code), label: o.label }));
   const [form] = Form.useForm<EditValues>();
   const queryClient = useQueryClient();
   const [saving, setSaving] = useState(false);
@@ -142,7 +148,7 @@ function EditDialog({ info, open, onClose }: { info: AgencyInfo; open: boolean; 
           </Col>
           <Col span={12}>
             <Form.Item label="会计人数" name="staffNum" rules={[{ required: true, message: '请选择会计人数' }]}>
-              <Select options={scaleOptions} placeholder="请选择会计人数" />
+              <Select options={STAFF_NUM_OPTIONS} placeholder="请选择会计人数" />
             </Form.Item>
           </Col>
         </Row>
@@ -167,6 +173,7 @@ function Stat({ icon, label, value, color }: { icon: React.ReactNode; label: str
 
 /** 代理机构信息 (/nested/manage/agency-info): the agency, its counts, and editing for administrators. */
 export function AgencyInfoPage() {
+  const scales = useDict('agency_scale', SCALE_FALLBACK);
   useDocumentTitle('代理机构信息');
   const [editing, setEditing] = useState(false);
   const info = useQuery({ queryKey: ORG_KEYS.agencyInfo, queryFn: () => call(getAgencyInfoCall, {}) });
@@ -233,7 +240,9 @@ export function AgencyInfoPage() {
           </Descriptions.Item>
           <Descriptions.Item label="联系人">{a.link || '—'}</Descriptions.Item>
           <Descriptions.Item label="联系电话">{a.linkPhone || '—'}</Descriptions.Item>
-          <Descriptions.Item label="机构规模">{scaleLabel(a.agencyScale) || '—'}</Descriptions.Item>
+          <Descriptions.Item label="机构规模">
+            {scales.find((o) => o.code === String(a.agencyScale))?.label || scaleLabel(a.agencyScale) || '—'}
+          </Descriptions.Item>
           <Descriptions.Item label="会计人数">{scaleLabel(a.staffNum) || '—'}</Descriptions.Item>
           <Descriptions.Item label="入驻时间">{dayjs(a.createdAt).format('YYYY-MM-DD')}</Descriptions.Item>
         </Descriptions>
