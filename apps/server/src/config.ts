@@ -35,6 +35,11 @@ export interface Config {
    * with fewer, jobs queue for a connection and a batch of 40 at once spent most of its time waiting.
    */
   dbPoolMax: number;
+  /**
+   * Webhooks may post to loopback addresses (WEBHOOK_ALLOW_LOOPBACK=1; by default only when NODE_ENV is test
+   * or development): the tests' and the local demo's receivers. Private and metadata addresses never.
+   */
+  webhookAllowLoopback: boolean;
 }
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -65,6 +70,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax:
       positive(env.DB_POOL_MAX) ??
       Math.max(10, Math.max(positive(env.CHECK_CONCURRENCY) ?? 10, positive(env.FILING_CONCURRENCY) ?? 0) + 5),
+    webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK
+      ? env.WEBHOOK_ALLOW_LOOPBACK === '1'
+      : env.NODE_ENV === 'test' || env.NODE_ENV === 'development',
   };
 }
 

@@ -199,6 +199,16 @@ describe('API keys', { timeout: 240_000 }, () => {
       '有效期',
       APIKEY_MSG.expiryBad,
     );
+    // A day that does not exist is refused as bad input (it was a 500 once).
+    expectBadInput(
+      await t.call(
+        apiKeyCreateCall.path,
+        { name: '程序', perms: ['customer:list:view'], expiresOn: '2027-13-45' },
+        admin,
+      ),
+      '有效期',
+      APIKEY_MSG.expiryBad,
+    );
   });
 
   it('/api/openapi.json lists every call and the file uploads as multipart, with the bearer scheme', async () => {

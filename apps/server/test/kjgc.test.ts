@@ -3,6 +3,8 @@ import {
   approveAgencyApplyCall,
   type BindingItem,
   CODE,
+  contractInfoCall,
+  contractListCall,
   customerDetailCall,
   customerListCall,
   decideBindCall,
@@ -12,6 +14,7 @@ import {
   getTgDLSAndTgKHCall,
   getUserKjgcRelationCall,
   handoverCall,
+  judgeSwitchingButtonCall,
   KJGC_MSG,
   listAgencyApplyCall,
   requestBindCall,
@@ -21,10 +24,14 @@ import {
   switchKjgcAgencyCall,
   type Tgkh,
   takeBackCall,
+  updateSessionUserInfoCall,
 } from '@dzy/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inScope } from '../src/db/client.js';
 import { enterprises, organisations } from '../src/db/schema/index.js';
+import { setKjgcScope } from '../src/plugins/session.js';
+import { chargesOf, makeContract, pay, today } from './contract-fee-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { expectBadInput, expectNoPermission, registerBySms } from './helpers.js';
 
@@ -111,6 +118,17 @@ describe('saveKjgcApplyInfo: apply, reviewed by the platform operator, becomes a
       '请输入代理所名称',
     );
     expectBadInput(await t.call(saveKjgcApplyInfoCall.path, form({ agencyTax: 'ab1' }), applicant), '代理机构税号');
+    // 机构规模 is a dictionary code: one the dictionary does not have is refused, as on the agency application.
+    expectBadInput(
+      await t.call(saveKjgcApplyInfoCall.path, form({ agencyScale: 999 }), applicant),
+      '机构规模',
+      '请选择机构规模',
+    );
+    expectBadInput(
+      await t.call(saveKjgcApplyInfoCall.path, form({ address: '路'.repeat(200) }), applicant),
+      '地址',
+      '地址不能超过100个字符',
+    );
     expect((await relation(applicant)).applyStatus).toBeNull();
   });
 
@@ -278,5 +296,148 @@ describe('a factory acting for its agency', () => {
     expectNoPermission(await t.call(roleListCall.path, {}, demoFactory));
     // The agency's own administrator still may.
     expect((await t.call(roleListCall.path, {}, admin)).code).toBe(CODE.OK);
+  });
+});
+
+describe('the agency a factory acts for is chosen per session, from the consented bindings', () => {
+  const judge = async (cookie: string) =>
+    (await t.call<{ show: boolean; targetOrgId: number | null }>(judgeSwitchingButtonCall.path, {}, cookie)).data;
+  const ids2 = { binding: 0, factoryUser: 0 };
+  let second = '';
+
+  it('a factory bound to two agencies: two sign-ins act for different ones, each seeing only its clients', async () => {
+    // 启航 (bound to the demo agency) also asks 鸿信, which accepts and hands one client over.
+    const asked = await t.call<{ id: number }>(requestBindCall.path, { agencyTax: tax.other }, demoFactory);
+    expect(asked.code).toBe(CODE.OK);
+    ids2.binding = asked.data.id;
+    expect((await t.call(decideBindCall.path, { id: ids2.binding, accept: true }, otherAdmin)).code).toBe(CODE.OK);
+    expect((await t.call(handoverCall.path, { bindingId: ids2.binding, aeiIds: [otherClient] }, otherAdmin)).code).toBe(
+      CODE.OK,
+    );
+    second = await t.login('13700000000');
+    const before = (await customers(demoFactory)).data.total;
+    expect((await t.call(switchKjgcAgencyCall.path, { agencyId: ids.other }, second)).code).toBe(CODE.OK);
+    expect(await relation(second)).toMatchObject({ kjgcDlsId: ids.other });
+    expect((await customers(second)).data.list.map((c) => c.id)).toEqual([otherClient]);
+    // The first sign-in still acts for the demo agency and does not see 鸿信's client.
+    expect(await relation(demoFactory)).toMatchObject({ kjgcDlsId: ids.demo });
+    const first = await customers(demoFactory);
+    expect(first.data.total).toBe(before);
+    expect(first.data.list.map((c) => c.id)).not.toContain(otherClient);
+    expect((await bindings(second)).data.list.find((b) => b.current)?.agencyId).toBe(ids.other);
+    expect((await bindings(demoFactory)).data.list.find((b) => b.current)?.agencyId).toBe(ids.demo);
+  });
+
+  it('judgeSwitchingButton offers the agency the session acts for, read from the bindings', async () => {
+    // The factory's user is also a member of both agencies (so either side has a place to switch to).
+    const [u] = await t.ownerQuery<{ id: number }>('select id from users where phone = $1', ['13700000000']);
+    ids2.factoryUser = u?.id ?? 0;
+    for (const org of [ids.demo, ids.other])
+      await t.ownerQuery('insert into memberships (agency_id, org_id, user_id) values ($1, $1, $2)', [
+        org,
+        ids2.factoryUser,
+      ]);
+    // The legacy column no longer decides: point it elsewhere and nothing changes.
+    await t.ownerQuery('update organisations set kjgc_dls_id = null where id = $1', [ids.demoFactory]);
+    expect(await judge(second)).toEqual({ show: true, targetOrgId: ids.other, targetName: OTHER });
+    expect(await judge(demoFactory)).toEqual({ show: true, targetOrgId: ids.demo, targetName: DEMO });
+    // From the agency side: the factory bound to it.
+    const agencySide = await t.login('13700000000');
+    expect((await t.call(updateSessionUserInfoCall.path, { orgId: ids.demo }, agencySide)).code).toBe(CODE.OK);
+    expect(await judge(agencySide)).toMatchObject({ show: true, targetOrgId: ids.demoFactory });
+  });
+
+  it('an ended binding moves the session that acted for it to a remaining one at once', async () => {
+    expect((await t.call(endBindCall.path, { id: ids2.binding }, otherAdmin)).code).toBe(CODE.OK);
+    expect(await relation(second)).toMatchObject({ kjgcDlsId: ids.demo });
+    expect((await customers(second)).data.list.map((c) => c.id)).not.toContain(otherClient);
+    expect((await t.call(customerDetailCall.path, { id: otherClient }, second)).code).toBe(CODE.NOT_FOUND);
+    expect(await judge(second)).toMatchObject({ targetOrgId: ids.demo });
+    // Switching back to the ended agency is refused.
+    expect((await t.call(switchKjgcAgencyCall.path, { agencyId: ids.other }, second)).code).toBe(CODE.NOT_FOUND);
+  });
+});
+
+describe('client-owned tables other than enterprises are limited to the clients handed over', () => {
+  // demoClients[0] was taken back from 启航 above; demoClients[2] is still handed over to it.
+  const made = { hidden: { contract: 0, receivable: 0, charge: 0 }, shown: { contract: 0, receivable: 0, charge: 0 } };
+
+  beforeAll(async () => {
+    const [a] = await t.ownerQuery<{ id: number }>('select id from users where phone = $1', ['13800000000']);
+    for (const [key, enterpriseId] of [
+      ['hidden', demoClients[0]],
+      ['shown', demoClients[2]],
+    ] as const) {
+      const c = await makeContract(t, {
+        agencyId: ids.demo,
+        enterpriseId: enterpriseId ?? 0,
+        userId: a?.id ?? 0,
+        periods: [{ due: today(), fen: 50_000 }],
+      });
+      const charge = await pay(t, admin, { receivableId: c.periodIds[0] ?? 0, amount: '100.00' });
+      expect(charge.code).toBe(CODE.OK);
+      made[key] = { contract: c.id, receivable: c.periodIds[0] ?? 0, charge: charge.data.id };
+    }
+  });
+
+  it("a factory session reads the contracts and charges of a handed-over client, never another's", async () => {
+    expect((await t.call(contractInfoCall.path, { id: made.shown.contract }, demoFactory)).code).toBe(CODE.OK);
+    expect((await t.call(contractInfoCall.path, { id: made.hidden.contract }, demoFactory)).code).toBe(CODE.NOT_FOUND);
+    const contracts = await t.call<Page<{ id: number }>>(contractListCall.path, { pageSize: 500 }, demoFactory);
+    const contractIds = contracts.data.list.map((c) => c.id);
+    expect(contractIds).toContain(made.shown.contract);
+    expect(contractIds).not.toContain(made.hidden.contract);
+    const charges = (await chargesOf(t, demoFactory)).list.map((c) => c.id);
+    expect(charges).toContain(made.shown.charge);
+    expect(charges).not.toContain(made.hidden.charge);
+    // The agency itself still sees both.
+    const agencyCharges = (await chargesOf(t, admin)).list.map((c) => c.id);
+    expect(agencyCharges).toEqual(expect.arrayContaining([made.shown.charge, made.hidden.charge]));
+    // Writing against a client not handed over is refused and writes nothing.
+    const refused = await pay(t, demoFactory, { receivableId: made.hidden.receivable, amount: '1.00' });
+    expect(refused.code).not.toBe(CODE.OK);
+    const [n] = await t.ownerQuery<{ n: number }>('select count(*)::int as n from charges where receivable_id = $1', [
+      made.hidden.receivable,
+    ]);
+    expect(n?.n).toBe(1);
+  });
+
+  it('the database itself refuses the rows, read by id without a join to enterprises', async () => {
+    const read = (kjgc: number | null) =>
+      inScope(t.db.app, { agencyId: ids.demo, userId: null }, async (tx) => {
+        await setKjgcScope(tx, kjgc);
+        const count = async (table: string, id: number) => {
+          const r = await tx.execute(sql`select count(*)::int as n from ${sql.identifier(table)} where id = ${id}`);
+          return (r as unknown as { rows: { n: number }[] }).rows[0]?.n;
+        };
+        return {
+          contracts: [await count('contracts', made.hidden.contract), await count('contracts', made.shown.contract)],
+          receivables: [
+            await count('receivables', made.hidden.receivable),
+            await count('receivables', made.shown.receivable),
+          ],
+          charges: [await count('charges', made.hidden.charge), await count('charges', made.shown.charge)],
+        };
+      });
+    expect(await read(ids.demoFactory)).toEqual({ contracts: [0, 1], receivables: [0, 1], charges: [0, 1] });
+    expect(await read(null)).toEqual({ contracts: [1, 1], receivables: [1, 1], charges: [1, 1] });
+  });
+
+  it('every table with a client (enterprise_id) column has the restrictive handover policy', async () => {
+    const missing = await t.ownerQuery<{ table_name: string }>(
+      `select c.table_name from information_schema.columns c
+       join information_schema.tables t on t.table_name = c.table_name and t.table_schema = c.table_schema
+       where c.column_name = 'enterprise_id' and c.table_schema = current_schema() and t.table_type = 'BASE TABLE'
+         and c.table_name <> 'kjgc_handovers'
+         and not exists (select 1 from pg_policies p where p.tablename = c.table_name
+           and p.policyname = c.table_name || '_kjgc_handover' and p.permissive = 'RESTRICTIVE')
+       order by 1`,
+    );
+    expect(missing.map((r) => r.table_name)).toEqual([]);
+    const [n] = await t.ownerQuery<{ n: number }>(
+      "select count(*)::int as n from pg_policies where right(policyname, 14) = '_kjgc_handover' and permissive = 'RESTRICTIVE'",
+    );
+    // 40 tables with enterprise_id and 14 keyed by a client-owned parent, at least.
+    expect(n?.n).toBeGreaterThanOrEqual(54);
   });
 });

@@ -15,8 +15,15 @@ import {
   webhookUpdateCall,
 } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
 import { inScope } from '../src/db/client.js';
 import { emitWebhook } from '../src/modules/apikey/webhook.js';
+import {
+  addressAllowed,
+  BLOCKED_CODE,
+  guardedLookup,
+  webhookUrlProblem,
+} from '../src/modules/apikey/webhook-target.js';
 import { ADMIN, create, LI, OTHER_ADMIN } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { expectBadInput, expectNoPermission } from './helpers.js';
@@ -315,5 +322,114 @@ describe('webhooks', { timeout: 240_000 }, () => {
       APIKEY_MSG.urlBad,
     );
     expectBadInput(await t.call(webhookCreateCall.path, { url, events: [] }, admin), '事件', APIKEY_MSG.eventsRequired);
+  });
+});
+
+describe('webhook targets: no private, loopback, link-local or metadata addresses (SSRF)', { timeout: 120_000 }, () => {
+  const refused = [
+    'http://10.1.2.3/hook',
+    'http://172.20.0.5/hook',
+    'http://192.168.1.10:8080/hook',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://100.100.100.200/latest/meta-data/',
+    'http://0.0.0.0:8080/',
+    'http://[fd00:ec2::254]/',
+    'http://[fe80::1]/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://127.0.0.1:8080/',
+    'http://0x7f.1/',
+    'http://2130706433/',
+    'http://[::1]/',
+  ];
+
+  it('refuses each such address when loopback is not allowed, and accepts a public one', async () => {
+    for (const u of refused) expect(await webhookUrlProblem(u, false), u).toBe(APIKEY_MSG.urlPrivate);
+    expect(await webhookUrlProblem('https://8.8.8.8/hook', false)).toBeNull();
+    expect(await webhookUrlProblem('http://[2606:4700:4700::1111]/hook', false)).toBeNull();
+    expect(await webhookUrlProblem('ftp://8.8.8.8/', false)).toBe(APIKEY_MSG.urlBad);
+  });
+
+  it('resolves a host name: refused when any answer is private, or when it does not resolve', async () => {
+    const dns = (answers: Record<string, string[]>) => async (host: string) => {
+      const a = answers[host];
+      if (!a) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+      return a;
+    };
+    const resolve = dns({
+      'hooks.example.com': ['93.184.215.14'],
+      'rebind.example.com': ['93.184.215.14', '10.0.0.7'],
+    });
+    expect(await webhookUrlProblem('https://hooks.example.com/x', false, resolve)).toBeNull();
+    expect(await webhookUrlProblem('https://rebind.example.com/x', false, resolve)).toBe(APIKEY_MSG.urlPrivate);
+    expect(await webhookUrlProblem('https://nowhere.example.com/x', false, resolve)).toBe(APIKEY_MSG.urlUnresolved);
+  });
+
+  it('loopback only is allowed by the setting (tests, development); private and metadata never', async () => {
+    expect(addressAllowed('127.0.0.1', true)).toBe(true);
+    expect(addressAllowed('::1', true)).toBe(true);
+    for (const ip of ['10.0.0.1', '169.254.169.254', '192.168.0.1', '100.100.100.200', 'fd00::1'])
+      expect(addressAllowed(ip, true), ip).toBe(false);
+    const env = { SECRET_KEY: 'a'.repeat(64), DATA_DIR: '/tmp/h5-webhook-config' };
+    expect(loadConfig({ ...env, NODE_ENV: 'production' }).webhookAllowLoopback).toBe(false);
+    expect(loadConfig({ ...env }).webhookAllowLoopback).toBe(false);
+    expect(loadConfig({ ...env, NODE_ENV: 'test' }).webhookAllowLoopback).toBe(true);
+    expect(loadConfig({ ...env, NODE_ENV: 'production', WEBHOOK_ALLOW_LOOPBACK: '1' }).webhookAllowLoopback).toBe(true);
+    expect(loadConfig({ ...env, NODE_ENV: 'development', WEBHOOK_ALLOW_LOOPBACK: '0' }).webhookAllowLoopback).toBe(
+      false,
+    );
+  });
+
+  it('the connection checks its own DNS answer (a name that now resolves to loopback is not connected to)', async () => {
+    const look = (allow: boolean) =>
+      new Promise<{ code?: string; address?: string }>((done) =>
+        guardedLookup(allow)('localhost', { family: 4 }, (err, address) =>
+          done(err ? { code: (err as NodeJS.ErrnoException).code } : { address: String(address) }),
+        ),
+      );
+    expect(await look(false)).toEqual({ code: BLOCKED_CODE });
+    expect(await look(true)).toEqual({ address: '127.0.0.1' });
+  });
+
+  it('the API refuses such a URL at save with the field and a Chinese message; the stored URL is unchanged', async () => {
+    for (const bad of ['http://169.254.169.254/latest/meta-data/', 'http://10.1.2.3/hook', 'http://[fd00::1]/'])
+      expectBadInput(
+        await t.call(webhookCreateCall.path, { url: bad, events: ['client.created'] }, admin),
+        '链接',
+        APIKEY_MSG.urlPrivate,
+      );
+    const made = ok(
+      await t.call<{ id: number }>(webhookCreateCall.path, { url, events: ['client.created'], remark: 'SSRF' }, admin),
+    );
+    expectBadInput(
+      await t.call(
+        webhookUpdateCall.path,
+        { id: made.id, url: 'http://192.168.0.1/hook', events: ['client.created'] },
+        admin,
+      ),
+      '链接',
+      APIKEY_MSG.urlPrivate,
+    );
+    const [row] = await t.ownerQuery<{ url: string }>('select url from webhook_endpoints where id = $1', [made.id]);
+    expect(row?.url).toBe(url);
+  });
+
+  it('refuses at delivery too: a target that became private is never connected to', async () => {
+    const made = ok(
+      await t.call<{ id: number }>(webhookCreateCall.path, { url, events: ['client.created'], remark: '' }, admin),
+    );
+    // As if its name now resolved inside the network (written behind the API's back).
+    await t.ownerQuery("update webhook_endpoints set url = 'http://169.254.169.254/latest/meta-data/' where id = $1", [
+      made.id,
+    ]);
+    const { deliveryId } = ok(await t.call<{ deliveryId: number }>(webhookPingCall.path, { id: made.id }, admin));
+    const d = await until('the try refused', async () => {
+      const [r] = await t.ownerQuery<{ state: string; error: string; response_code: number | null }>(
+        'select state, error, response_code from webhook_deliveries where id = $1',
+        [deliveryId],
+      );
+      return r && r.state !== 'pending' ? r : null;
+    });
+    expect(d).toEqual({ state: 'retrying', error: APIKEY_MSG.deliveryBlocked, response_code: null });
   });
 });

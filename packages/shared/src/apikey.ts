@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
 import { cursorField, pageCursorsSchema } from './paging.js';
+import { isCalendarDay } from './validators.js';
 
 /**
  * API keys and webhooks (issue 18 point 4, docs/decisions-18-apikeys.md): an agency administrator gives a
@@ -54,6 +55,9 @@ export const APIKEY_MSG = {
   urlRequired: '请输入接收地址',
   urlBad: '接收地址须为 http:// 或 https:// 开头的网址',
   urlTooLong: `接收地址不能超过${WEBHOOK_URL_MAX}个字符`,
+  urlPrivate: '接收地址不能指向内网、本机、链路本地或云服务器元数据地址，请填写公网可访问的网址',
+  urlUnresolved: '接收地址的域名无法解析，请检查网址',
+  deliveryBlocked: '接收地址解析到内网或保留地址，已拒绝投递',
   eventsRequired: '请至少选择一个事件',
   eventUnknown: '事件不存在',
   webhooksTooMany: `每个机构最多${WEBHOOKS_MAX}个接收地址`,
@@ -104,11 +108,15 @@ export const apiKeyCreateBody = z.strictObject({
     .trim()
     .min(1, APIKEY_MSG.nameRequired)
     .max(API_KEY_NAME_MAX, APIKEY_MSG.nameTooLong),
-  perms: z.array(z.string().max(60), { error: APIKEY_MSG.permsRequired }).min(1, APIKEY_MSG.permsRequired).max(500),
-  /** Last day the key works (China's day), or null for no expiry. */
+  perms: z
+    .array(z.string().max(60, APIKEY_MSG.permUnknown), { error: APIKEY_MSG.permsRequired })
+    .min(1, APIKEY_MSG.permsRequired)
+    .max(500, APIKEY_MSG.permUnknown),
+  /** Last day the key works (China's day), or null for no expiry. A real calendar day: 2027-13-45 is refused here. */
   expiresOn: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, APIKEY_MSG.expiryBad)
+    .string({ error: APIKEY_MSG.expiryBad })
+    .trim()
+    .refine(isCalendarDay, APIKEY_MSG.expiryBad)
     .nullable()
     .default(null),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
 import { cursorField, pageCursorsSchema } from './paging.js';
+import { isCalendarDay } from './validators.js';
 
 /**
  * Receivables and charges 收费列表 (/contractFee/sfgl/sflb, business.md §1, §3, §5, §9): each contract's
@@ -123,14 +124,7 @@ export const feeAmountSchema = z
 
 /** A calendar date YYYY-MM-DD that exists (2026-02-30 is refused). */
 export const feeDateSchema = (required: string) =>
-  z
-    .string({ error: required })
-    .min(1, required)
-    .refine((v) => {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-      const d = new Date(`${v}T00:00:00Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-    }, '请输入正确的日期（YYYY-MM-DD）');
+  z.string({ error: required }).min(1, required).refine(isCalendarDay, '请输入正确的日期（YYYY-MM-DD）');
 
 const optionalDate = z
   .string()

@@ -898,6 +898,13 @@ export const GLOSSARY = {
   expiresOn: { zh: '有效期', meaning: 'Last day (China) an API key works; null for no expiry.' },
   events: { zh: '事件', meaning: 'Webhook events an endpoint receives (client.created, contract.signed, ...).' },
   enabled: { zh: '启用状态', meaning: 'Whether a webhook endpoint receives events.' },
+  loginTitle: {
+    zh: '登录页标题',
+    meaning: "Title on a service provider's branded sign-in page (up to 40 characters).",
+  },
+  hotline: { zh: '服务热线', meaning: "Service provider's phone line shown on its branded pages." },
+  primaryColor: { zh: '主题色', meaning: "Service provider's brand colour, #rrggbb." },
+  logoFile: { zh: 'Logo', meaning: "Stored file name of a service provider's logo." },
   webhookId: { zh: '接收地址', meaning: 'Id of a webhook endpoint.' },
   // Client master data and the client book's settings (issue 19 points 1 and 2)
   jglx: {

@@ -44,6 +44,13 @@ export const halfWidth = (v: string): string =>
     .replace(/[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
     .replace(/\u3000/g, ' ');
 
+/** YYYY-MM-DD naming a day that exists: 2026-02-30 and 2027-13-45 are refused (and never reach toISOString). */
+export const isCalendarDay = (v: string): boolean => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const t = Date.parse(`${v}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v;
+};
+
 /** A tax number as people paste it (spaces, lower case, full width) in the one form it is kept in. */
 export const normalizeTaxNumber = (v: string): string => stripSpaces(halfWidth(v)).toUpperCase();
 

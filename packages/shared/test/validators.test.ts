@@ -15,6 +15,7 @@ import {
   emailSchema,
   idCardCheckChar,
   idCardSchema,
+  isCalendarDay,
   isValidUscc,
   landlineSchema,
   mobileSchema,
@@ -281,5 +282,14 @@ describe('zod schemas report the same words', () => {
     expect(usccSchema.safeParse('911100001000080343').success).toBe(true);
     expect(amountSchema.safeParse('1234567.89').success).toBe(true);
     expect(idCardSchema.safeParse('330106198506152017').success).toBe(true);
+  });
+});
+
+describe('isCalendarDay', () => {
+  it('takes days that exist and refuses the rest without throwing', () => {
+    expect(isCalendarDay('2028-02-29')).toBe(true);
+    expect(isCalendarDay('2026-12-31')).toBe(true);
+    for (const v of ['2027-02-29', '2026-02-30', '2027-13-45', '2026-00-10', '2026-1-5', '', '2026-01-01x'])
+      expect(isCalendarDay(v), v).toBe(false);
   });
 });

@@ -1,10 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ALL_PERMS, GRANTABLE_PERMS, OPERATOR_PERMS, type OrgType, type SessionInfo } from '@dzy/shared';
+import { ALL_PERMS, BIND_STATUS, GRANTABLE_PERMS, OPERATOR_PERMS, type OrgType, type SessionInfo } from '@dzy/shared';
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Db, type Queryable, setScope, type Tx } from '../db/client.js';
-import { membershipRoles, memberships, organisations, roles, sessions, users } from '../db/schema/index.js';
+import {
+  kjgcBindings,
+  membershipRoles,
+  memberships,
+  organisations,
+  roles,
+  sessions,
+  users,
+} from '../db/schema/index.js';
 import { apiKeyIn, isApiKeyToken } from './api-key.js';
 
 export const SESSION_COOKIE = 'dzy_session';
@@ -161,15 +169,17 @@ export async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<Sessi
           .innerJoin(organisations, eq(organisations.id, memberships.orgId))
           .where(and(eq(memberships.userId, u.id), eq(memberships.orgId, orgId)))
           .limit(1);
-  const agencyId = place ? (place.o.kjgcDlsId ?? place.o.id) : null;
+  const isFactory = place?.o.orgType === 'kjgc';
+  // A factory sees only the clients handed over to it (kjgc_handovers; policies of migrations 0033 and 0039).
+  await setKjgcScope(tx, isFactory && place ? place.o.id : null);
+  const kjgcDlsId = isFactory && place ? await actingAgency(tx, place.o.id, s.kjgcDlsId, place.o.kjgcDlsId) : null;
+  const agencyId = place ? (kjgcDlsId ?? place.o.id) : null;
   // Roles are tenant rows: read them in the membership's agency (a factory's own, even while it acts for another).
   if (place) await setScope(tx, { agencyId: place.m.agencyId, userId: u.id });
-  const actingForAgency = place?.o.orgType === 'kjgc' && place.o.kjgcDlsId !== null;
+  const actingForAgency = kjgcDlsId !== null;
   const held = place ? (place.m.isAdmin ? [ALL_PERMS] : await rolePerms(tx, place.m.id)) : [];
   const perms = [...(actingForAgency ? factoryPerms(held) : held), ...(u.isOperator ? OPERATOR_PERMS : [])];
   if (place) await setScope(tx, { agencyId, userId: u.id });
-  // A factory sees only the clients handed over to it (kjgc_handovers; migration 0033's policy on enterprises).
-  await setKjgcScope(tx, place?.o.orgType === 'kjgc' ? place.o.id : null);
   return {
     sessionId: s.id,
     userId: u.id,
@@ -182,7 +192,7 @@ export async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<Sessi
     orgType: place?.o.orgType ?? null,
     orgName: place?.o.name ?? null,
     agencyId,
-    kjgcDlsId: place?.o.kjgcDlsId ?? null,
+    kjgcDlsId,
     isAdmin: place?.m.isAdmin ?? false,
     role: (place?.m.role as 0 | 1 | 2 | undefined) ?? null,
     membershipId: place?.m.id ?? null,
@@ -201,6 +211,21 @@ const FACTORY_DENIED = /^(staff|role|station|org|agency):|^customer:(delete|purg
 function factoryPerms(held: readonly string[]): string[] {
   const base = held.includes(ALL_PERMS) ? [...GRANTABLE_PERMS, 'kjgc:manage', 'agency:info:view'] : held;
   return [...new Set(base)].filter((p) => p === 'agency:info:view' || !FACTORY_DENIED.test(p));
+}
+
+/**
+ * The agency a factory acts for in this session: the session's own choice (switchAgency) while the binding
+ * lives, else the factory's default, else its oldest binding; null when it is bound to none. Read from the
+ * bindings at every request, so an ended binding stops at once. The transaction must act as the factory.
+ */
+async function actingAgency(tx: Tx, kjgcId: number, ...preferred: (number | null)[]): Promise<number | null> {
+  const bound = await tx
+    .select({ agencyId: kjgcBindings.agencyId })
+    .from(kjgcBindings)
+    .where(and(eq(kjgcBindings.kjgcId, kjgcId), eq(kjgcBindings.status, BIND_STATUS.bound)))
+    .orderBy(asc(kjgcBindings.id));
+  const pick = preferred.find((p) => p !== null && bound.some((b) => b.agencyId === p));
+  return pick ?? bound[0]?.agencyId ?? null;
 }
 
 /** Sets (or clears) the factory the rest of the transaction acts as, read by app_kjgc() in policies. */

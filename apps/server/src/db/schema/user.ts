@@ -32,6 +32,8 @@ export const sessions = pgTable(
       .references(() => users.id),
     /** Organisation the session acts in; null until the user has one. */
     orgId: integer('org_id'),
+    /** For a factory (kjgc): the bound agency this session acts for (migration 0039); null is the default. */
+    kjgcDlsId: integer('kjgc_dls_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

@@ -7,6 +7,7 @@ import {
   apiKeyListCall,
   apiKeyRevokeCall,
   CODE,
+  fieldLabel,
   GRANTABLE_PERMS,
   WEBHOOKS_MAX,
   webhookCreateCall,
@@ -29,6 +30,7 @@ import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import { tenantOf } from '../role/member.repo.js';
 import { queueDelivery, webhookJobs } from './webhook.js';
+import { webhookUrlProblem } from './webhook-target.js';
 
 const GRANTABLE = new Set<string>(GRANTABLE_PERMS);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -168,8 +170,15 @@ const listWebhooks = serve(webhookListCall, async ({ tx, session }) => {
   }));
 });
 
+/** Refuses a target the server must not post to (webhook-target.ts), as a bad field of the form. */
+async function requireSafeUrl(url: string, allowLoopback: boolean) {
+  const problem = await webhookUrlProblem(url, allowLoopback);
+  if (problem) throw new AppError(CODE.BAD_REQUEST, `${fieldLabel('url')}：${problem}`);
+}
+
 const createWebhook = serve(webhookCreateCall, async ({ tx, session, body, req, deps }) => {
   const agencyId = tenantOf(session);
+  await requireSafeUrl(body.url, deps.config.webhookAllowLoopback);
   const [count] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(webhookEndpoints)
@@ -192,9 +201,10 @@ const createWebhook = serve(webhookCreateCall, async ({ tx, session, body, req, 
   return { id: row.id, secret };
 });
 
-const updateWebhook = serve(webhookUpdateCall, async ({ tx, session, body, req }) => {
+const updateWebhook = serve(webhookUpdateCall, async ({ tx, session, body, req, deps }) => {
   const agencyId = tenantOf(session);
   const e = await requireEndpoint(tx, agencyId, body.id);
+  await requireSafeUrl(body.url, deps.config.webhookAllowLoopback);
   await tx
     .update(webhookEndpoints)
     .set({ url: body.url, events: [...new Set(body.events)], remark: body.remark, updatedAt: new Date() })

@@ -1,10 +1,13 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { WEBHOOK_BACKOFF_SECONDS, WEBHOOK_MAX_ATTEMPTS, type WebhookEvent } from '@dzy/shared';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { APIKEY_MSG, WEBHOOK_BACKOFF_SECONDS, WEBHOOK_MAX_ATTEMPTS, type WebhookEvent } from '@dzy/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { jobs, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import { decrypt } from '../../lib/crypto.js';
 import type { JobHandler } from '../../plugins/jobs.js';
+import { BLOCKED_CODE, guardedLookup, literalHostAllowed } from './webhook-target.js';
 
 /**
  * Webhooks (issue 18 point 4, docs/decisions-18-apikeys.md). An event is written as one delivery row per
@@ -86,37 +89,79 @@ interface TryOutcome {
   error: string;
 }
 
-async function post(url: string, secret: string, deliveryId: number, event: string, body: string): Promise<TryOutcome> {
+/**
+ * One POST, through node:http(s) so that the connection's own DNS answer is checked (guardedLookup): a
+ * host that resolved to a public address at save and to a private one now is refused, and redirects are
+ * not followed.
+ */
+async function post(
+  url: string,
+  secret: string,
+  deliveryId: number,
+  event: string,
+  body: string,
+  allowLoopback: boolean,
+): Promise<TryOutcome> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const started = Date.now();
+  const failed = (error: string): TryOutcome => ({
+    ok: false,
+    code: null,
+    ms: Date.now() - started,
+    error: error.slice(0, RESPONSE_ERROR_MAX),
+  });
+  let u: URL;
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'dzy-webhook/1',
-        'x-dzy-event': event,
-        'x-dzy-delivery': String(deliveryId),
-        'x-dzy-timestamp': timestamp,
-        'x-dzy-signature': signWebhook(secret, timestamp, body),
-      },
-      body,
-    });
-    const text = await res.text().catch(() => '');
-    const ok = res.status >= 200 && res.status < 300;
-    return {
-      ok,
-      code: res.status,
-      ms: Date.now() - started,
-      error: ok ? '' : `HTTP ${res.status} ${text}`.slice(0, RESPONSE_ERROR_MAX),
-    };
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    const why = e.name === 'TimeoutError' ? '接收地址超时未响应' : `无法连接接收地址：${e.cause?.code ?? e.message}`;
-    return { ok: false, code: null, ms: Date.now() - started, error: why.slice(0, RESPONSE_ERROR_MAX) };
+    u = new URL(url);
+  } catch {
+    return failed(APIKEY_MSG.urlBad);
   }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return failed(APIKEY_MSG.urlBad);
+  if (!literalHostAllowed(u, allowLoopback)) return failed(APIKEY_MSG.deliveryBlocked);
+  const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<TryOutcome>((done) => {
+    const req = send(
+      u,
+      {
+        method: 'POST',
+        lookup: guardedLookup(allowLoopback),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'dzy-webhook/1',
+          'x-dzy-event': event,
+          'x-dzy-delivery': String(deliveryId),
+          'x-dzy-timestamp': timestamp,
+          'x-dzy-signature': signWebhook(secret, timestamp, body),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (text.length < RESPONSE_ERROR_MAX) text += chunk;
+        });
+        res.on('error', () => undefined);
+        res.on('end', () => {
+          const code = res.statusCode ?? 0;
+          const ok = code >= 200 && code < 300;
+          done({
+            ok,
+            code,
+            ms: Date.now() - started,
+            error: ok ? '' : `HTTP ${code} ${text}`.slice(0, RESPONSE_ERROR_MAX),
+          });
+        });
+      },
+    );
+    req.on('error', (err: Error & { code?: string }) => {
+      if (err.code === BLOCKED_CODE) done(failed(APIKEY_MSG.deliveryBlocked));
+      else if (err.name === 'TimeoutError' || err.name === 'AbortError') done(failed('接收地址超时未响应'));
+      else done(failed(`无法连接接收地址：${err.code ?? err.message}`));
+    });
+    req.end(body);
+  });
 }
 
 export const webhookJobs: JobHandler[] = [
@@ -146,6 +191,7 @@ export const webhookJobs: JobHandler[] = [
             deliveryId,
             found.d.event,
             JSON.stringify({ ...found.d.payload, deliveryId, attempt }),
+            deps.config.webhookAllowLoopback,
           )
         : { ok: false, code: null, ms: 0, error: '接收地址已停用' };
       const retry = !outcome.ok && found.e.enabled && attempt < WEBHOOK_MAX_ATTEMPTS;

@@ -30,12 +30,14 @@ import {
   kjgcHandovers,
   memberships,
   organisations,
+  sessions,
   users,
 } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { requireWhitelist } from '../../lib/whitelist.js';
 import { serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
+import { requireDictValue } from '../system/dict.routes.js';
 import { agencyNameTaken } from './agency.routes.js';
 import { agencySideOf, boundAgencies, factoryOf, inAgency, reselectAgency } from './kjgc.service.js';
 import { regionChainValid } from './regions.js';
@@ -62,6 +64,8 @@ export const kjgcCalls = [
       .limit(1);
     if (pending) throw new AppError(CODE.CONFLICT, AGENCY_APPLY_PENDING_MSG);
     if (await agencyNameTaken(tx, body.agencyName)) throw new AppError(CODE.CONFLICT, AGENCY_NAME_TAKEN_MSG);
+    // The schema lets any 1-999 through (the operator may extend 机构规模): only an enabled dictionary code is kept.
+    await requireDictValue(tx, 'agency_scale', String(body.agencyScale), '机构规模', '请选择机构规模');
     const [row] = await tx
       .insert(agencyApplications)
       .values({
@@ -214,7 +218,6 @@ export const kjgcCalls = [
             b: kjgcBindings,
             kjgcMc: factory.name,
             kjgcTax: factory.taxNo,
-            current: sql<boolean>`${factory.kjgcDlsId} is not distinct from ${kjgcBindings.agencyId}`,
             agencyName: agency.name,
             agencyTax: agency.taxNo,
             tgkhCount: sql<number>`(select count(*)::int from ${kjgcHandovers} where ${kjgcHandovers.bindingId} = ${kjgcBindings.id})`,
@@ -239,7 +242,8 @@ export const kjgcCalls = [
         status: b.status as 0 | 1 | 2 | 3,
         statusName: BIND_STATUS_NAMES[b.status] ?? '',
         tgkhCount: r.tgkhCount,
-        current: b.status === BIND_STATUS.bound && r.current,
+        // The agency this session acts for (a factory's choice is per session: migration 0039).
+        current: b.status === BIND_STATUS.bound && session.orgType === 'kjgc' && b.agencyId === session.kjgcDlsId,
         createdAt: b.createdAt.toISOString(),
         decidedAt: b.decidedAt?.toISOString() ?? null,
         endedAt: b.endedAt?.toISOString() ?? null,
@@ -368,12 +372,13 @@ export const kjgcCalls = [
     return { count: rows.length };
   }),
 
-  // The factory's administrator picks which bound agency the factory acts for (the top bar's select).
+  // Picks which bound agency this session acts for (the top bar's select); another user or sign-in of the
+  // same factory keeps its own. The session's next request is scoped to it (buildCtx checks the binding).
   serve(switchKjgcAgencyCall, async ({ body, session, tx, req }) => {
     const kjgcId = factoryOf(session);
     const bound = await boundAgencies(tx, kjgcId);
     if (!bound.some((a) => a.agencyId === body.agencyId)) throw bindNotFound();
-    await tx.update(organisations).set({ kjgcDlsId: body.agencyId }).where(eq(organisations.id, kjgcId));
+    await tx.update(sessions).set({ kjgcDlsId: body.agencyId }).where(eq(sessions.id, session.sessionId));
     await audit(tx, req, session, 'kjgc.switch_agency', String(kjgcId), {
       from: session.kjgcDlsId,
       to: body.agencyId,

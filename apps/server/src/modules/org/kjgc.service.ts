@@ -41,8 +41,9 @@ export function boundAgencies(tx: Queryable, kjgcId: number) {
 }
 
 /**
- * After a binding ends: the factory acts for another agency it is still bound to, or for none. Sessions
- * read organisations.kjgc_dls_id at every request, so the ended agency is out of reach at once.
+ * After a binding ends: the factory's default (organisations.kjgc_dls_id, what a session acts for until it
+ * chooses) moves to another agency it is still bound to, or to none. Sessions check their agency against
+ * the live bindings at every request (buildCtx), so the ended agency is out of reach at once either way.
  */
 export async function reselectAgency(tx: Queryable, kjgcId: number, endedAgencyId: number) {
   const [org] = await tx

@@ -1,5 +1,6 @@
 import {
   agencyUserRelationCall,
+  BIND_STATUS,
   CODE,
   getOrgListCall,
   judgeSwitchingButtonCall,
@@ -7,8 +8,8 @@ import {
   type OrgType,
   updateSessionUserInfoCall,
 } from '@dzy/shared';
-import { asc, desc, eq } from 'drizzle-orm';
-import { agencyApplications, memberships, organisations } from '../../db/schema/index.js';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { agencyApplications, kjgcBindings, memberships, organisations } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
@@ -54,25 +55,37 @@ export const orgModule: ServerModule = {
     }),
 
     // Shown when the user belongs to both an agency and a factory; always for a kd agency (foundation.md §6).
+    // The preferred target comes from the consented bindings (kjgc_bindings), never organisations.kjgc_dls_id.
     serve(judgeSwitchingButtonCall, async ({ session, tx }) => {
       const none = { show: false, targetOrgId: null, targetName: null };
-      if (session.orgType === null) return none;
+      if (session.orgType === null || session.orgId === null) return none;
       const rows = await tx
-        .select({
-          id: organisations.id,
-          name: organisations.name,
-          orgType: organisations.orgType,
-          kjgcDlsId: organisations.kjgcDlsId,
-        })
+        .select({ id: organisations.id, name: organisations.name, orgType: organisations.orgType })
         .from(memberships)
         .innerJoin(organisations, eq(organisations.id, memberships.orgId))
         .where(eq(memberships.userId, session.userId))
         .orderBy(asc(memberships.id));
       const inFactory = session.orgType === 'kjgc';
       const others = rows.filter((r) => (inFactory ? isAgencyType(r.orgType) : r.orgType === 'kjgc'));
-      // Prefer the factory bound to the current agency, or the agency the current factory is bound to.
+      // The other side of the current organisation's live bindings (visible to either party under RLS).
+      const bound = new Set(
+        (
+          await tx
+            .select({ agencyId: kjgcBindings.agencyId, kjgcId: kjgcBindings.kjgcId })
+            .from(kjgcBindings)
+            .where(
+              and(
+                eq(inFactory ? kjgcBindings.kjgcId : kjgcBindings.agencyId, session.orgId),
+                eq(kjgcBindings.status, BIND_STATUS.bound),
+              ),
+            )
+        ).map((b) => (inFactory ? b.agencyId : b.kjgcId)),
+      );
+      // A factory prefers the agency this session acts for, then any other bound agency; an agency a bound factory.
       const target =
-        others.find((r) => (inFactory ? r.id === session.kjgcDlsId : r.kjgcDlsId === session.orgId)) ?? others[0];
+        (inFactory ? others.find((r) => r.id === session.kjgcDlsId) : undefined) ??
+        others.find((r) => bound.has(r.id)) ??
+        others[0];
       if (!target) return session.orgType === 'kd' ? { ...none, show: true } : none;
       return { show: true, targetOrgId: target.id, targetName: target.name };
     }),
