@@ -195,15 +195,17 @@ export const REGISTERED_NAMES: Readonly<Record<string, string>> = {
   '91310120MAQU6EHY9C': '上海和诚食品有限公司',
 };
 
-/** The taxpayer for a tax number; name from the registry, else the login's qymc when one was ever given. */
+/**
+ * The taxpayer for a tax number; name from the registry, else the login's qymc when one was ever given,
+ * else a generated one. The generated name is drawn whether it is used or not, so everything after it
+ * (kind, officers, dates) is the same whichever way the taxpayer was first met (docs/decisions.md).
+ */
 export function makeTaxpayer(qysh: string, behaviour: Behaviour, qymc?: string): Taxpayer {
   const r = rng(`taxpayer:${qysh}`);
   const area = areaOf(qysh);
   const province = provinceOf(qysh);
-  const name =
-    REGISTERED_NAMES[qysh] ||
-    qymc ||
-    `${province.slice(0, 2)}${pick(r, TRADES)}${pick(r, TRADES)}${pick(r, INDUSTRIES)}有限公司`;
+  const generated = `${province.slice(0, 2)}${pick(r, TRADES)}${pick(r, TRADES)}${pick(r, INDUSTRIES)}有限公司`;
+  const name = REGISTERED_NAMES[qysh] || qymc || generated;
   const year = int(r, 2012, 2023);
   const djrq = `${year}-${String(int(r, 1, 12)).padStart(2, '0')}-${String(int(r, 1, 28)).padStart(2, '0')}`;
   return {

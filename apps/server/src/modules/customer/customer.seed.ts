@@ -129,7 +129,7 @@ export async function seedCustomerDemo(db: Db, agencyIds: readonly number[], sec
     if (links.length > 0) await db.insert(enterpriseLabels).values(links);
     // Credentials are stored encrypted, so they need the server's key (not given: none are set).
     if (secretKey) await seedBureauCredentials(db, agencyId, list, secretKey, n === 0);
-    if (n === 0) await seedMasterDataDemo(db, agencyId);
+    await seedMasterDataDemo(db, agencyId, n === 0);
     if (n === 0) {
       // The 5th and 6th enterprises (李晓梅's and 张伟's) are missing their tax number.
       const missing = list.slice(4, 6).map((e) => e.id);

@@ -50,11 +50,19 @@ export function etaxLoginInput(deps: Pick<Deps, 'config'>, e: EnterpriseRow): Et
     // Agent login: the agency's own account, password and tax number act for the enterprise.
     const password = decrypt(key, e.agentLoginPasswordEnc);
     if (!e.agentLoginAccount || !password || !e.agentLoginQysh) return null;
-    return { qysh: e.qysh, account: e.agentLoginAccount, password, sfbm, loginType, agentQysh: e.agentLoginQysh };
+    return {
+      qysh: e.qysh,
+      qymc: e.qymc,
+      account: e.agentLoginAccount,
+      password,
+      sfbm,
+      loginType,
+      agentQysh: e.agentLoginQysh,
+    };
   }
   const password = decrypt(key, e.xdzswjPassEnc);
   if (!e.xdzswjDlzh || !password) return null;
-  return { qysh: e.qysh, account: e.xdzswjDlzh, password, sfbm, loginType };
+  return { qysh: e.qysh, qymc: e.qymc, account: e.xdzswjDlzh, password, sfbm, loginType };
 }
 
 /** The personal-tax login the stored credentials describe, or null when incomplete (msg_type 3). */
