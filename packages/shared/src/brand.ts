@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
+import { SERVICE365_OFF_MSG } from './helper-protocol.js';
 import { cursorField, pageCursorsSchema } from './paging.js';
+import { isCalendarDay } from './validators.js';
 
 /**
  * Issue 19 points 4 and 5 (foundation.md §3 "theme by agency fwsid", getZtByFwsid, getUrlAndJsConfigData,
@@ -33,6 +35,8 @@ export const BRAND_MSG = {
   logoTooLarge: '标志图片不能超过512KB',
   inUse: (n: number) => `仍有${n}家机构使用该服务商，请先为这些机构改选服务商`,
   agencyNotFound: '机构不存在',
+  /** The agency's provider differs from the address signed in at (foundation.md §5, §8). */
+  accountAbnormal: '账号异常，请联系服务商。',
 } as const;
 
 export const brandSchema = z.object({
@@ -178,7 +182,18 @@ export const ACCOUNT_MSG = {
   remindBad: '到期提醒天数须为1-90天',
   agencyNotFound: '机构不存在',
   remarkTooLong: '备注不能超过200个字符',
+  service365Off: SERVICE365_OFF_MSG,
 } as const;
+
+/**
+ * Whether the agency may use the helper (365基础服务): '' never set by the operator refuses nothing (an
+ * account row made for another reason must not switch the helper off); '1' until its expiry (China date,
+ * inclusive; none = no end); '0' never.
+ */
+export function service365Active(service365: string, expiresOn: string | null, today: string): boolean {
+  if (service365 === '') return true;
+  return service365 === '1' && (expiresOn === null || expiresOn >= today);
+}
 
 /**
  * Benefit status qyzt from the expiry (business.md §4): '0' none, '1' active, '2' about to expire (within
@@ -212,20 +227,17 @@ export const agencyAccountSchema = z.object({
   clientsUsed: z.number(),
   remindDays: z.number(),
   sfgxbzts: z.string(),
+  /** '1' on, '0' off, '' never set by the operator (not enforced). */
   service365: z.string(),
   service365ExpiresOn: z.string().nullable(),
+  /** The helper may be used now (service365Active). */
+  service365Active: z.boolean(),
   providerId: z.number().nullable(),
   providerName: z.string(),
 });
 export type AgencyAccount = z.infer<typeof agencyAccountSchema>;
 
-const dateSchema = z
-  .string({ error: ACCOUNT_MSG.dateBad })
-  .trim()
-  .refine(
-    (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v,
-    ACCOUNT_MSG.dateBad,
-  );
+const dateSchema = z.string({ error: ACCOUNT_MSG.dateBad }).trim().refine(isCalendarDay, ACCOUNT_MSG.dateBad);
 
 /** The caller's agency's account: plan, expiry, authorised and used clients, reminders, 365 service. */
 export const zhztInfoCall = defineCall({
@@ -234,6 +246,15 @@ export const zhztInfoCall = defineCall({
   access: 'signedIn',
   body: z.strictObject({}),
   data: agencyAccountSchema,
+});
+
+/** Whether the caller's agency may use the helper now; the web asks before it looks for or starts one. */
+export const service365StatusCall = defineCall({
+  path: 'user/entSetting/service365Status',
+  summary: '本机构的365基础服务是否可用（未开通或已到期时不启动基础服务）',
+  access: 'signedIn',
+  body: z.strictObject({}),
+  data: z.object({ active: z.boolean(), expiresOn: z.string().nullable(), msg: z.string() }),
 });
 
 export const settingSaveZhztCall = defineCall({

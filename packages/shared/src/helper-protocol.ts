@@ -50,7 +50,11 @@ export const HELPER_TIMING = {
 } as const;
 
 /** The web client's texts for helper states and replies (tax-bureau.md §5, §8), verbatim. */
+/** The agency's 365基础服务 is switched off or expired (the operator's setting365SaveZhzt): nothing to start. */
+export const SERVICE365_OFF_MSG = '365基础服务未开通或已到期，请联系服务商';
+
 export const HELPER_MSG = {
+  service365Off: SERVICE365_OFF_MSG,
   tooOld: '基础服务版本较旧，为正常使用平台功能，请进行更新安装',
   notRunning: '365基础服务未正常启动，为了正常使用平台功能，请下载安装或启动基础服务',
   upgrading: '365基础服务正在升级，请稍后再试',

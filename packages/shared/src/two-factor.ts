@@ -25,6 +25,8 @@ export const TWO_FACTOR_MSG = {
   noPending: '请先获取绑定二维码',
   requiredByAgency: '机构要求您使用两步验证，不能关闭',
   memberNotFound: '员工不存在或不属于本机构',
+  wrongPassword: '登录密码错误',
+  noPassword: '您的账号未设置登录密码，请使用验证码',
 } as const;
 
 const codeSchema = z
@@ -110,6 +112,26 @@ export const twoFactorDisableCall = defineCall({
       path: ['code'],
     }),
   data: z.null(),
+});
+
+/**
+ * New recovery codes in place of the old ones (which stop working at once), shown once. Proven with a
+ * current authenticator code or the account password: the session alone is not enough.
+ */
+export const twoFactorRegenerateRecoveryCall = defineCall({
+  path: 'user/twoFactor/regenerateRecovery',
+  summary: '两步验证：重新生成恢复码（需验证码或登录密码，旧恢复码立即失效）',
+  access: 'signedIn',
+  body: z
+    .strictObject({
+      code: codeSchema.optional(),
+      password: z.string().min(1, '请输入登录密码').max(64, TWO_FACTOR_MSG.wrongPassword).optional(),
+    })
+    .refine((b) => (b.code === undefined) !== (b.password === undefined), {
+      message: '请输入验证码或登录密码',
+      path: ['code'],
+    }),
+  data: z.object({ recoveryCodes: z.array(z.string()) }),
 });
 
 export const twoFactorResetCall = defineCall({

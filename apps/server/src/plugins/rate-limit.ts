@@ -7,6 +7,10 @@ import {
   sbqrAnswerCall,
   sbqrGetCall,
   sendSmsCall,
+  twoFactorEnrolConfirmCall,
+  twoFactorEnrolStartCall,
+  twoFactorVerifyCall,
+  updateUserChanneCall,
 } from '@dzy/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -33,6 +37,12 @@ export const LIMITS: Record<string, Limit> = {
   // The client's confirmation page (a signed link): a client opens it a few times; guessing links is refused.
   [sbqrGetCall.path]: { perIp: 120, perDevice: 30, windowSeconds: 600 },
   [sbqrAnswerCall.path]: { perIp: 30, perDevice: 10, windowSeconds: 600 },
+  // The sign-in's second step (code or recovery code) and forced enrolment: besides the per-user lock of five
+  // wrong codes, an address trying tickets of many users is stopped here. A person needs a handful.
+  [twoFactorVerifyCall.path]: { perIp: 30, perDevice: 10, windowSeconds: 600 },
+  [twoFactorEnrolStartCall.path]: { perIp: 30, perDevice: 10, windowSeconds: 600 },
+  [twoFactorEnrolConfirmCall.path]: { perIp: 30, perDevice: 10, windowSeconds: 600 },
+  [updateUserChanneCall.path]: { perIp: 30, perDevice: 10, windowSeconds: 600 },
 };
 
 /**

@@ -46,3 +46,35 @@ export const theme: ThemeConfig = {
 
 /** The message (toast) settings of the app: at most three at once, below the top bar. */
 export const MESSAGE_CONFIG = { maxCount: 3, top: 64 } as const;
+
+const HEX_COLOR = /^#[0-9a-f]{6}$/i;
+
+/** A #rrggbb colour mixed with white (amount > 0) or black (amount < 0), amount in -1..1. */
+export function shade(hex: string, amount: number): string {
+  if (!HEX_COLOR.test(hex)) return hex;
+  const n = Number.parseInt(hex.slice(1), 16);
+  const to = amount > 0 ? 255 : 0;
+  const a = Math.abs(amount);
+  const mix = (c: number) => Math.round(c + (to - c) * a);
+  const rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map(mix);
+  return `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * A service provider's colour (features/brand) as CSS variables, for what is drawn without antd: the sign-in
+ * page's buttons, tabs, links and inputs (auth.css reads them, with antd's blue as the fallback).
+ */
+export function brandCssVars(color: string | null | undefined): Record<string, string> {
+  if (!color || !HEX_COLOR.test(color)) return {};
+  return {
+    '--dzy-primary': color,
+    '--dzy-primary-hover': shade(color, 0.2),
+    '--dzy-primary-active': shade(color, -0.15),
+  };
+}
+
+/** A provider's colour as antd tokens (the primary, info and link colours), or nothing for the platform's. */
+export function brandTheme(color: string | null | undefined): ThemeConfig {
+  if (!color || !HEX_COLOR.test(color)) return {};
+  return { token: { colorPrimary: color, colorInfo: color, colorLink: color } };
+}

@@ -14,6 +14,7 @@ import {
   type HelperProbeReply,
   helperRedeemCall,
   helperVersionCall,
+  service365StatusCall,
   versionBelow,
 } from '@dzy/shared';
 import { STORAGE_PREFIX } from './client-state';
@@ -27,7 +28,7 @@ import { call } from './request';
  */
 
 /** Why the helper cannot be used right now; each has its dialog (components/helper-dialogs). */
-export type HelperProblem = 'notRunning' | 'tooOld' | 'upgrading' | 'unsupported';
+export type HelperProblem = 'notRunning' | 'tooOld' | 'upgrading' | 'unsupported' | 'service365Off';
 
 export class HelperUnavailable extends Error {
   constructor(readonly problem: HelperProblem) {
@@ -110,8 +111,23 @@ export async function discover(func: HelperProbe = 'upversion'): Promise<HelperF
   return { port, reply };
 }
 
+let service365: { active: boolean; at: number } | null = null;
+
+/**
+ * Whether the agency's 365基础服务 is on (the server refuses the e-tax login otherwise): asked before the page
+ * looks for or starts a helper, remembered for a minute. A failed ask does not stop the page; the server decides.
+ */
+async function service365Active(): Promise<boolean> {
+  if (service365 && Date.now() - service365.at < 60_000) return service365.active;
+  const r = await call(service365StatusCall, {}, { handle: 'all' }).catch(() => null);
+  if (!r) return true;
+  service365 = { active: r.active, at: Date.now() };
+  return r.active;
+}
+
 /** The helper's state for a status line (the downloads page): found and usable, or why not. */
 export async function helperState(): Promise<{ problem: HelperProblem | null; found: HelperFound | null }> {
+  if (!(await service365Active())) return { problem: 'service365Off', found: null };
   if (systemUnsupported()) return { problem: 'unsupported', found: null };
   const found = await discover('upversionAll');
   if (!found) return { problem: 'notRunning', found: null };
@@ -129,6 +145,7 @@ function problemOf(reply: HelperProbeReply): HelperProblem | null {
  * second for a while before the page gives up with 365基础服务正在升级，请稍后再试.
  */
 export async function ensureHelper(): Promise<number> {
+  if (!(await service365Active())) throw new HelperUnavailable('service365Off');
   if (systemUnsupported()) throw new HelperUnavailable('unsupported');
   for (let i = 0; ; i++) {
     const found = await discover();
@@ -145,6 +162,7 @@ export async function ensureHelper(): Promise<number> {
  * Resolves with the port, or rejects with HelperUnavailable('notRunning').
  */
 export async function startHelper(onTry?: (n: number) => void): Promise<number> {
+  if (!(await service365Active())) throw new HelperUnavailable('service365Off');
   const frame = document.createElement('iframe');
   frame.style.display = 'none';
   frame.src = HELPER_START_URL;

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { shade } from './antd-theme';
 
 /**
  * Layout settings of the right-side settings drawer (foundation.md §3 Settings), kept in local storage
@@ -80,8 +81,16 @@ export const MENU_SCHEMES = [
 
 const HEX = /^#[0-9a-f]{6}$/i;
 
+/**
+ * The agency's service-provider colour (features/brand, set by app/antd-root.tsx after sign-in): the theme of
+ * a user who has not chosen one. A colour the user picked in the drawer wins (docs/decisions.md).
+ */
+let brandColor: string | null = null;
+/** Whether the stored theme is the user's own choice (not just the default written with another setting). */
+let themeChosen = false;
+
 function sanitize(raw: unknown): LayoutSettings {
-  const s = { ...DEFAULT_LAYOUT };
+  const s = { ...DEFAULT_LAYOUT, theme: brandColor ?? DEFAULT_LAYOUT.theme };
   if (!raw || typeof raw !== 'object') return s;
   const r = raw as Record<string, unknown>;
   for (const key of [
@@ -103,10 +112,42 @@ function sanitize(raw: unknown): LayoutSettings {
 
 function load(): LayoutSettings {
   try {
-    return sanitize(JSON.parse(window.localStorage.getItem(LAYOUT_SETTINGS_KEY) ?? 'null'));
+    const raw = JSON.parse(window.localStorage.getItem(LAYOUT_SETTINGS_KEY) ?? 'null') as Record<
+      string,
+      unknown
+    > | null;
+    // Stored before this flag existed: only a colour other than the default was a choice.
+    themeChosen =
+      typeof raw?.theme === 'string' &&
+      (raw.themeChosen === true || (raw.themeChosen === undefined && raw.theme !== DEFAULT_LAYOUT.theme));
+    const s = sanitize(raw);
+    return themeChosen ? s : branded(s);
   } catch {
-    return { ...DEFAULT_LAYOUT };
+    themeChosen = false;
+    return branded({ ...DEFAULT_LAYOUT });
   }
+}
+
+/**
+ * The provider's colour as the theme, and (on the default light menu) a light tint of it as the selected
+ * entry's background in place of the default light blue. Applied when read, never stored.
+ */
+function branded(s: LayoutSettings): LayoutSettings {
+  if (!brandColor) return { ...s, theme: DEFAULT_LAYOUT.theme };
+  const tint = s.menuSelectedBackground === DEFAULT_LAYOUT.menuSelectedBackground ? shade(brandColor, 0.88) : null;
+  return { ...s, theme: brandColor, ...(tint ? { menuSelectedBackground: tint } : {}) };
+}
+
+/** What is stored: the settings without what branded() derived from the provider's colour. */
+function storable(s: LayoutSettings) {
+  const tint = brandColor && !themeChosen ? shade(brandColor, 0.88) : null;
+  return {
+    ...s,
+    ...(tint && s.menuSelectedBackground === tint
+      ? { menuSelectedBackground: DEFAULT_LAYOUT.menuSelectedBackground }
+      : {}),
+    themeChosen,
+  };
 }
 
 let current: LayoutSettings | null = null;
@@ -118,9 +159,10 @@ export function getLayoutSettings(): LayoutSettings {
 }
 
 export function setLayoutSettings(patch: Partial<LayoutSettings>): void {
+  if (patch.theme !== undefined) themeChosen = true;
   current = sanitize({ ...getLayoutSettings(), ...patch });
   try {
-    window.localStorage.setItem(LAYOUT_SETTINGS_KEY, JSON.stringify(current));
+    window.localStorage.setItem(LAYOUT_SETTINGS_KEY, JSON.stringify(storable(current)));
   } catch {
     // Storage disabled: the settings last for this page.
   }
@@ -129,7 +171,17 @@ export function setLayoutSettings(patch: Partial<LayoutSettings>): void {
 
 export function resetLayoutSettings(): void {
   window.localStorage.removeItem(LAYOUT_SETTINGS_KEY);
-  current = { ...DEFAULT_LAYOUT };
+  themeChosen = false;
+  current = branded({ ...DEFAULT_LAYOUT });
+  for (const l of listeners) l();
+}
+
+/** Sets the provider colour (null: the platform's blue); the theme follows unless the user chose one. */
+export function setBrandColor(color: string | null): void {
+  const next = color && HEX.test(color) ? color : null;
+  if (next === brandColor) return;
+  brandColor = next;
+  current = load();
   for (const l of listeners) l();
 }
 
@@ -151,4 +203,17 @@ function subscribe(listener: () => void) {
 
 export function useLayoutSettings(): LayoutSettings {
   return useSyncExternalStore(subscribe, getLayoutSettings, getLayoutSettings);
+}
+
+/** The portal of each version (foundation.md §2: /dashboard progress, /newDashboard service; both 门户). */
+export const PORTAL_PATHS = { 1: '/dashboard', 2: '/newDashboard' } as const;
+
+/** Whether a path is one of the two portals. */
+export function isPortalPath(pathname: string): boolean {
+  return pathname === PORTAL_PATHS[1] || pathname === PORTAL_PATHS[2];
+}
+
+/** The portal the settings drawer's 门户版本 chose: where home (/, the logo, 门户 in the menu) leads. */
+export function usePortalPath(): string {
+  return PORTAL_PATHS[useLayoutSettings().dashboardSetting];
 }

@@ -22,6 +22,8 @@ export interface SignOutExit {
   notice?: string;
   /** Come back to the current page after signing in again. */
   keepRedirect?: boolean;
+  /** The sign-in page to go to (a provider's /login/{fwsid}); /login when absent. */
+  loginPath?: string;
 }
 
 let pendingExit: SignOutExit | null = null;

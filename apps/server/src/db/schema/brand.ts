@@ -61,8 +61,8 @@ export const agencyAccounts = pgTable(
     clientCount: integer('client_count'),
     /** Days before expiry from which the status is '2' (about to expire). */
     remindDays: integer('remind_days').notNull().default(30),
-    /** 365基础服务 (the desktop helper) for the agency: '1' on. */
-    service365: text('service365').$type<'0' | '1'>().notNull().default('0'),
+    /** 365基础服务 (the desktop helper): '1' on, '0' switched off by the operator, '' never set (not enforced). */
+    service365: text('service365').$type<'' | '0' | '1'>().notNull().default(''),
     service365ExpiresOn: date('service365_expires_on'),
     providerId: integer('provider_id').references((): AnyPgColumn => serviceProviders.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

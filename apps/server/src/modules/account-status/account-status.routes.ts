@@ -8,6 +8,8 @@ import {
   grantListCall,
   QYZT_LABELS,
   qyztOf,
+  service365Active,
+  service365StatusCall,
   setting365SaveZhztCall,
   settingSaveZhztByAgencyIdCall,
   settingSaveZhztCall,
@@ -23,6 +25,7 @@ import { AppError } from '../../plugins/errors.js';
 import { startDailyTimer } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { requireOperator } from '../message/announcement.routes.js';
+import { service365Of } from './service365.js';
 
 type OrgRow = Pick<
   typeof organisations.$inferSelect,
@@ -91,8 +94,9 @@ async function accountsOf(tx: Queryable, orgs: readonly OrgRow[]): Promise<Agenc
       clientsUsed: used.get(org.id) ?? 0,
       remindDays: acc?.remindDays ?? 30,
       sfgxbzts: org.sfgxbzts,
-      service365: acc?.service365 ?? '0',
+      service365: acc?.service365 ?? '',
       service365ExpiresOn: acc?.service365ExpiresOn ?? null,
+      service365Active: service365Active(acc?.service365 ?? '', acc?.service365ExpiresOn ?? null, today),
       providerId: acc?.providerId ?? null,
       providerName: r?.providerName ?? '',
     });
@@ -123,6 +127,11 @@ const ORDER = { name: 'id', keys: [organisations.id], desc: false };
 
 export const accountStatusCalls = [
   serve(zhztInfoCall, async ({ session, tx }) => accountOf(tx, ownAgency(session))),
+
+  serve(service365StatusCall, async ({ session, tx }) => {
+    const s = await service365Of(tx, session.agencyId);
+    return { ...s, msg: s.active ? '' : ACCOUNT_MSG.service365Off };
+  }),
 
   serve(settingSaveZhztCall, async ({ body, session, tx, req }) => {
     const agencyId = ownAgency(session);

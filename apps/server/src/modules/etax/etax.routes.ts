@@ -15,6 +15,7 @@ import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
+import { requireService365 } from '../account-status/service365.js';
 import { contractBlocks } from '../contract/contract-status.js';
 import { agencyOf, requireEnterprise } from '../customer/customer.repo.js';
 import { grantAgency, hashGrant, loginParams, newGrant } from './etax.service.js';
@@ -27,6 +28,8 @@ export const etaxModule: ServerModule = {
   calls: [
     serve(etaxGrantCall, async ({ body, session, tx, req, deps }) => {
       const agencyId = agencyOf(session);
+      // The helper logs in only for an agency with 365基础服务 on and unexpired (docs/decisions.md).
+      await requireService365(tx, agencyId);
       const e = await requireEnterprise(tx, session, body.aeiId);
       // Refuse now, with the check's words, rather than after the helper found nothing to log in with.
       loginParams(deps.config.secretKey, e);
@@ -49,6 +52,8 @@ export const etaxModule: ServerModule = {
     serve(helperRedeemCall, async ({ body, tx, req, deps }) => {
       const agencyId = grantAgency(body.grant);
       await setScope(tx, { agencyId, userId: null });
+      // A grant made just before the service was switched off is not honoured either.
+      await requireService365(tx, agencyId);
       const tokenHash = hashGrant(body.grant);
       const [row] = await tx
         .update(etaxLoginGrants)

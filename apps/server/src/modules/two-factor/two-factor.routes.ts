@@ -6,6 +6,7 @@ import {
   twoFactorDisableCall,
   twoFactorEnrolConfirmCall,
   twoFactorEnrolStartCall,
+  twoFactorRegenerateRecoveryCall,
   twoFactorResetCall,
   twoFactorStatusCall,
   twoFactorVerifyCall,
@@ -18,7 +19,8 @@ import { audit } from '../../lib/audit.js';
 import { encrypt } from '../../lib/crypto.js';
 import { newTotpSecret, otpauthUri } from '../../lib/totp.js';
 import { type Deps, type ServerModule, serve } from '../../plugins/calls.js';
-import { AppError } from '../../plugins/errors.js';
+import { Answer, AppError } from '../../plugins/errors.js';
+import { verifyPassword } from '../../plugins/password.js';
 import { type SessionCtx, sessionInfo, startSession } from '../../plugins/session.js';
 import {
   checkCode,
@@ -129,6 +131,30 @@ export const twoFactorModule: ServerModule = {
       await removeFactor(tx, session.userId);
       await audit(tx, req, session, 'two_factor.disable', `user:${session.userId}`);
       return null;
+    }),
+
+    serve(twoFactorRegenerateRecoveryCall, async ({ body, tx, session, req, deps }) => {
+      const factor = await factorOf(tx, session.userId);
+      if (!factor?.enabledAt) throw new AppError(CODE.BAD_REQUEST, TWO_FACTOR_MSG.notEnrolled);
+      if (body.code !== undefined) {
+        // The same check as the sign-in: a used step is refused, five wrong codes lock for 15 minutes.
+        const refused = await checkCode(tx, req, deps.config.secretKey, session.userId, body, session.agencyId);
+        if (refused) return refused;
+      } else {
+        const [u] = await tx.select({ hash: users.passwordHash }).from(users).where(eq(users.id, session.userId));
+        if (!u?.hash) return new Answer(CODE.BAD_REQUEST, TWO_FACTOR_MSG.noPassword);
+        if (!(await verifyPassword(body.password ?? '', u.hash))) {
+          await audit(tx, req, session, 'two_factor.recovery_refused', `user:${session.userId}`, { how: 'password' });
+          return new Answer(CODE.BAD_REQUEST, TWO_FACTOR_MSG.wrongPassword);
+        }
+      }
+      // issueRecoveryCodes deletes the old ones first: they stop working with this transaction.
+      const recoveryCodes = await issueRecoveryCodes(tx, session.userId);
+      await audit(tx, req, session, 'two_factor.recovery_regenerate', `user:${session.userId}`, {
+        how: body.code !== undefined ? 'totp' : 'password',
+        count: recoveryCodes.length,
+      });
+      return { recoveryCodes };
     }),
 
     serve(twoFactorResetCall, async ({ body, tx, session, req }) => {

@@ -1,6 +1,7 @@
 import type { CallDef, thirdRenderCall, urlAndJsConfigCall } from '@dzy/shared';
 import { useEffect, useState } from 'react';
 import { call } from '../../lib/request';
+import { rememberSignInAddress } from '../../lib/session-address';
 import './login-brand.css';
 
 /**
@@ -15,14 +16,22 @@ export type LoginConfig = NonNullable<Awaited<ReturnType<typeof loadConfig>>>;
 const loadConfig = (fwsid: string | undefined) =>
   call(configCall as CallDef as typeof urlAndJsConfigCall, fwsid ? { fwsid } : {}, { handle: 'all' });
 
+/** The colour of the provider whose sign-in page is shown (null: the platform's), for the lazily loaded second step. */
+let shownBrandColor: string | null = null;
+export const loginBrandColor = () => shownBrandColor;
+
 /** The sign-in page's configuration; null until it arrives (or when it cannot: the platform's defaults show). */
 export function useLoginConfig(fwsid: string | undefined): LoginConfig | null {
   const [config, setConfig] = useState<LoginConfig | null>(null);
   useEffect(() => {
     let live = true;
+    // The shell later compares the agency's provider with this address (账号异常，请联系服务商。).
+    rememberSignInAddress(fwsid);
     loadConfig(fwsid)
       .then((c) => {
-        if (live && c) setConfig(c);
+        if (!live || !c) return;
+        shownBrandColor = c.brand?.primaryColor ?? null;
+        setConfig(c);
       })
       .catch(() => undefined);
     return () => {

@@ -6,9 +6,11 @@ import {
   twoFactorEnrolStartCall,
   twoFactorVerifyCall,
 } from '@dzy/shared';
-import { Alert, Button, Checkbox, Input, QRCode, Space, Typography } from 'antd';
+import { Alert, Button, Checkbox, ConfigProvider, Input, QRCode, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { brandTheme } from '../../lib/antd-theme';
 import { ApiError, call } from '../../lib/request';
+import { loginBrandColor } from '../brand/login-brand';
 import { RecoveryCodes } from './recovery-codes';
 import './two-factor.css';
 
@@ -26,10 +28,15 @@ const errorText = (err: unknown) => (err instanceof ApiError ? err.message : 'éª
  * has none yet, the enrolment before anything else.
  */
 export default function SecondStep({ pending, onSignedIn, onCancel }: Props) {
-  return pending.enrol ? (
-    <ForcedEnrol ticket={pending.ticket} onSignedIn={onSignedIn} onCancel={onCancel} />
-  ) : (
-    <CodeStep ticket={pending.ticket} onSignedIn={onSignedIn} onCancel={onCancel} />
+  // On a provider's sign-in page (/login/{fwsid}) the step wears the provider's colour like the form it replaces.
+  return (
+    <ConfigProvider theme={brandTheme(loginBrandColor())}>
+      {pending.enrol ? (
+        <ForcedEnrol ticket={pending.ticket} onSignedIn={onSignedIn} onCancel={onCancel} />
+      ) : (
+        <CodeStep ticket={pending.ticket} onSignedIn={onSignedIn} onCancel={onCancel} />
+      )}
+    </ConfigProvider>
   );
 }
 

@@ -2,6 +2,7 @@ import {
   twoFactorDisableCall,
   twoFactorEnrolConfirmCall,
   twoFactorEnrolStartCall,
+  twoFactorRegenerateRecoveryCall,
   twoFactorStatusCall,
 } from '@dzy/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -29,6 +30,7 @@ export function TwoFactorCard() {
   const [enrolling, setEnrolling] = useState<{ secret: string; otpauth: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [disabling, setDisabling] = useState(false);
+  const [regenerating, setRegenerating] = useState(false);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: STATUS_KEY });
 
   const start = useMutation({
@@ -68,16 +70,19 @@ export function TwoFactorCard() {
       )}
       {s &&
         (s.enabled ? (
-          <Button danger disabled={s.required} onClick={() => setDisabling(true)}>
-            关闭两步验证
-          </Button>
+          <Space wrap>
+            <Button onClick={() => setRegenerating(true)}>重新生成恢复码</Button>
+            <Button danger disabled={s.required} onClick={() => setDisabling(true)}>
+              关闭两步验证
+            </Button>
+          </Space>
         ) : (
           <Button type="primary" loading={start.isPending} onClick={() => start.mutate()}>
             开启两步验证
           </Button>
         ))}
       <Modal
-        title="开启两步验证"
+        title={codes && !enrolling ? '恢复码' : '开启两步验证'}
         open={!!enrolling || !!codes}
         footer={
           codes ? (
@@ -112,6 +117,16 @@ export function TwoFactorCard() {
           )
         )}
       </Modal>
+      <RegenerateDialog
+        open={regenerating}
+        onClose={(made) => {
+          setRegenerating(false);
+          if (made) {
+            setCodes(made);
+            refresh();
+          }
+        }}
+      />
       <DisableDialog
         open={disabling}
         onClose={(done) => {
@@ -180,6 +195,90 @@ function DisableDialog({ open, onClose }: { open: boolean; onClose: (done: boole
             setError(null);
           }}
         />
+        {error && <Alert type="error" showIcon title={error} />}
+      </Space>
+    </Modal>
+  );
+}
+
+/**
+ * 重新生成恢复码: proven with a current authenticator code or the sign-in password; the old codes stop
+ * working at once and the new ones are shown once (in the card's codes dialog).
+ */
+function RegenerateDialog({ open, onClose }: { open: boolean; onClose: (codes: string[] | null) => void }) {
+  const [kind, setKind] = useState<'code' | 'password'>('code');
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const make = useMutation({
+    mutationFn: () =>
+      call(twoFactorRegenerateRecoveryCall, kind === 'code' ? { code: value.trim() } : { password: value }, {
+        handle: 'all',
+      }),
+    onSuccess: (r) => {
+      toast('success', '已生成新的恢复码，旧恢复码已失效');
+      setValue('');
+      onClose(r?.recoveryCodes ?? []);
+    },
+    onError: (err) => setError(err instanceof ApiError ? err.message : '生成失败，请稍后重试'),
+  });
+  return (
+    <Modal
+      title="重新生成恢复码"
+      open={open}
+      okText="生成新恢复码"
+      okButtonProps={{ loading: make.isPending }}
+      onOk={() => {
+        if (kind === 'code' && !/^\d{6}$/.test(value.trim())) return setError('请输入6位数字验证码');
+        if (kind === 'password' && !value) return setError('请输入登录密码');
+        make.mutate();
+      }}
+      onCancel={() => {
+        setValue('');
+        setError(null);
+        onClose(null);
+      }}
+      destroyOnHidden
+    >
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Alert type="warning" showIcon title="生成后，之前的恢复码（包括未使用的）将立即失效。" />
+        <Segmented
+          value={kind}
+          onChange={(v) => {
+            setKind(v as 'code' | 'password');
+            setValue('');
+            setError(null);
+          }}
+          options={[
+            { label: '验证器验证码', value: 'code' },
+            { label: '登录密码', value: 'password' },
+          ]}
+        />
+        {kind === 'code' ? (
+          <Input
+            name="totp"
+            value={value}
+            maxLength={6}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            placeholder="6位验证码"
+            onChange={(e) => {
+              setValue(e.target.value);
+              setError(null);
+            }}
+          />
+        ) : (
+          <Input.Password
+            name="password"
+            value={value}
+            maxLength={64}
+            autoComplete="current-password"
+            placeholder="登录密码"
+            onChange={(e) => {
+              setValue(e.target.value);
+              setError(null);
+            }}
+          />
+        )}
         {error && <Alert type="error" showIcon title={error} />}
       </Space>
     </Modal>

@@ -2,10 +2,11 @@ import AuditOutlined from '@ant-design/icons-svg/es/asn/AuditOutlined';
 import CloudServerOutlined from '@ant-design/icons-svg/es/asn/CloudServerOutlined';
 import SafetyCertificateOutlined from '@ant-design/icons-svg/es/asn/SafetyCertificateOutlined';
 import TeamOutlined from '@ant-design/icons-svg/es/asn/TeamOutlined';
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { BrandLogo } from '../../../components/brand-logo';
 import { PlainIcon } from '../../../components/plain-icon';
+import { brandCssVars } from '../../../lib/antd-theme';
 import type { LoginConfig } from '../../brand/login-brand';
 import '../auth.css';
 
@@ -44,7 +45,7 @@ export function AuthLayout({ children, config }: { children: ReactNode; config?:
     </span>
   ) : null;
   return (
-    <div className="dzy-public-page dzy-auth">
+    <div className="dzy-public-page dzy-auth" style={brandCssVars(brand?.primaryColor) as CSSProperties}>
       <aside className="dzy-auth-brand" style={brand ? { background: brand.primaryColor } : undefined}>
         {logo ?? <BrandLogo size={40} inverted />}
         <div className="dzy-auth-brand-body">
