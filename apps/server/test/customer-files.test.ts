@@ -263,14 +263,18 @@ describe('credentials import (importPassword)', () => {
       cells({ '企业税号*': mine.qysh, 电子税务局密码: 'again' }),
       cells({ '企业税号*': '', 电子税务局密码: 'x' }),
     ]);
-    const r = await upload<{ successNum: number; failNum: number; redisKey: string }>(
-      t,
-      CUSTOMER_FILES.pwdUpload,
-      zhang,
-      { name: '账号密码.xlsx', data: file },
-    );
-    expect(r.code).toBe(CODE.OK);
-    expect(r.data).toMatchObject({ successNum: 1, failNum: 4 });
+    const started = await upload<{ jobId: number; total: number }>(t, CUSTOMER_FILES.pwdUpload, zhang, {
+      name: '账号密码.xlsx',
+      data: file,
+    });
+    expect(started.code).toBe(CODE.OK);
+    expect(started.data.total).toBe(5);
+    // A job of the import queue: only the importer follows it.
+    expect((await t.call(importProgressCall.path, { jobId: started.data.jobId }, admin)).status).toBe(404);
+    const done = await waitForJob(zhang, started.data.jobId);
+    expect(done.state).toBe('done');
+    const r = { data: done.result ?? { successNum: -1, failNum: -1, unExport: -1, redisKey: '' } };
+    expect(r.data).toMatchObject({ successNum: 1, failNum: 4, unExport: 0 });
     const shown = await t.call<{ xdzswj_pass: string; xdzswj_sfbm: string; dlfs: string; report_password: string }>(
       revealCredentialCall.path,
       { id: ENT.zhangOwn, ...REVEAL },

@@ -140,7 +140,8 @@ const optionalChecked = (check: (v: string) => string | null) =>
 export const contactSchema = z.strictObject({
   name: z.string().trim().min(1, '请输入联系人姓名').max(20, '联系人姓名不能超过20个字符'),
   position: z.string().trim().max(20, '职务不能超过20个字符').default(''),
-  mobile: optionalChecked(checkMobile),
+  /** A masked mobile (138****8000, as the viewer was shown it) stands for the stored number: the server keeps it. */
+  mobile: optionalChecked((v) => (/^1\d{2}\*{4}\d{4}$/.test(v) ? null : checkMobile(v))),
   landline: optionalChecked(checkLandline),
   email: optionalChecked(checkEmail),
   isPrimary: z.boolean().default(false),

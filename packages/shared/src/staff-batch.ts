@@ -12,9 +12,32 @@ import { stripSpaces } from './validators.js';
 /** At most this many phones in one batch invitation. */
 export const BATCH_INVITE_MAX = 200;
 
+/**
+ * A phone as typed or pasted: full-width digits made half-width, spaces (also full-width) and dashes
+ * dropped. What is left is judged by checkMobile.
+ */
+export function normaliseInvitePhone(v: string): string {
+  return stripSpaces(v.replace(/[\uff10-\uff19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)))
+    .replace(/[\s\u3000\-－—]/g, '')
+    .slice(0, 40);
+}
+
+/** The batch invitation's .xlsx: a template to download and the upload that reads it into the list. */
+export const INVITE_FILES = {
+  template: 'user/agency/inviteTemplateExport',
+  upload: 'user/agency/importAgencyInviteList',
+} as const;
+export const INVITE_FILE_COLUMNS = ['手机号*', '姓名'] as const;
+export const INVITE_FILE_MAX_BYTES = 1024 * 1024;
+export const INVITE_FILE_MSG = {
+  tooLarge: '文件不能超过 1MB',
+  tooMany: `一次最多邀请${BATCH_INVITE_MAX}人，请分批上传`,
+  empty: '文件中没有要邀请的手机号',
+} as const;
+
 export const batchInviteRowSchema = z.object({
-  /** As pasted (spaces dropped): a row with a bad number is answered, not refused with the batch. */
-  sjh: z.string().max(40, '手机号格式不正确').transform(stripSpaces),
+  /** As pasted (spaces dropped, full-width digits made half-width): a bad number is answered, not refused with the batch. */
+  sjh: z.string().max(40, '手机号格式不正确').transform(normaliseInvitePhone),
   hymc: z.string().trim().max(20, '姓名不能超过20个字符').optional(),
 });
 
@@ -50,6 +73,7 @@ export const saveAgencyInviteListCall = defineCall({
  */
 export function parseInviteLines(text: string): { sjh: string; hymc?: string }[] {
   return text
+    .replace(/[\uff10-\uff19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0))
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter(Boolean)

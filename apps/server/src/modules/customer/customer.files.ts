@@ -23,10 +23,9 @@ import {
   QYXZ_NAMES,
   SERVICE_STATUS_NAMES,
   SFBM_OPTIONS,
-  stripSpaces,
 } from '@dzy/shared';
 import fastifyMultipart from '@fastify/multipart';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
@@ -38,10 +37,12 @@ import { AppError, validationError } from '../../plugins/errors.js';
 import { enqueue } from '../../plugins/jobs.js';
 import { hasInvalidText } from '../../plugins/security.js';
 import { resolveSession, type SessionCtx } from '../../plugins/session.js';
-import { failFileName, type ImportPayload, importDir } from './customer.jobs.js';
+import { failFileName, type ImportPayload, importDir, saveRows } from './customer.jobs.js';
+
+export { SFBM_BY_TEXT } from './customer.pwd-import.js';
+
 import { customerSort, customerWhere, hydjName, itemsFor, requireEnterprise } from './customer.repo.js';
-import { credentialColumns, normQysh } from './customer.service.js';
-import { isZip, neutralise, readXlsx, writeXlsx } from './xlsx.js';
+import { isZip, neutralise, readXlsx } from './xlsx.js';
 
 /** The caller of a plain route, with the permission it needs and an agency; refusals as the calls give them. */
 export async function guard(
@@ -109,6 +110,48 @@ export async function readUpload(buf: Buffer, fileName: string, columns: readonl
     empty: IMPORT_MSG.empty,
   }[read.reason];
   throw new AppError(CODE.BAD_REQUEST, msg);
+}
+
+const START_AUDIT = {
+  customer: 'customer.import_start',
+  password: 'customer.credential_import_start',
+  shuiju: 'customer.shuiju_import_start',
+} as const;
+
+/**
+ * Queues one of the three imports (客户, 账号密码, 税局密码) as a job of the customer-import queue: the rows
+ * wait on disk, the page follows the job with importAgencyEnterpriseProgress. Answers { jobId, total }.
+ */
+export async function queueImport(
+  deps: Deps,
+  req: FastifyRequest,
+  s: SessionCtx & { agencyId: number },
+  kind: NonNullable<ImportPayload['kind']>,
+  rows: { line: number; cells: string[] }[],
+  fileName: string,
+) {
+  const key = randomBytes(16).toString('hex');
+  await saveRows(deps, s.agencyId, key, rows, kind !== 'customer');
+  const payload: ImportPayload = {
+    key,
+    userId: s.userId,
+    total: rows.length,
+    canAssign: hasPerm(s.perms, 'customer:assign'),
+    fileName,
+    kind,
+  };
+  const jobId = await scoped(deps, s, async (tx) => {
+    await enqueue(tx, { agencyId: s.agencyId, queue: IMPORT_QUEUE, key, payload: { ...payload } });
+    const [job] = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.queue, IMPORT_QUEUE), eq(jobs.key, key)));
+    if (!job) throw new Error('import job not queued');
+    await audit(tx, req, s, START_AUDIT[kind], `job:${job.id}`, { fileName, rows: rows.length });
+    return job.id;
+  });
+  deps.wakeJobs();
+  return { code: CODE.OK, msg: MSG.ok, data: { jobId, total: rows.length } };
 }
 
 // --- attachments -------------------------------------------------------------------------------
@@ -187,32 +230,10 @@ export function customerFileRoutes(app: FastifyInstance, deps: Deps) {
         tooLarge: IMPORT_MSG.tooLarge,
       });
       const rows = await readUpload(buf, fileName, IMPORT_COLUMNS, s.agencyId);
-      const key = randomBytes(16).toString('hex');
-      const dir = importDir(deps);
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, `${s.agencyId}-${key}.rows.json`), JSON.stringify(rows), { mode: 0o640 });
-      const payload: ImportPayload = {
-        key,
-        userId: s.userId,
-        total: rows.length,
-        canAssign: hasPerm(s.perms, 'customer:assign'),
-        fileName,
-      };
-      const jobId = await scoped(deps, s, async (tx) => {
-        await enqueue(tx, { agencyId: s.agencyId, queue: IMPORT_QUEUE, key, payload: { ...payload } });
-        const [job] = await tx
-          .select({ id: jobs.id })
-          .from(jobs)
-          .where(and(eq(jobs.queue, IMPORT_QUEUE), eq(jobs.key, key)));
-        if (!job) throw new Error('import job not queued');
-        await audit(tx, req, s, 'customer.import_start', `job:${job.id}`, { fileName, rows: rows.length });
-        return job.id;
-      });
-      deps.wakeJobs();
-      return { code: CODE.OK, msg: MSG.ok, data: { jobId, total: rows.length } };
+      return queueImport(deps, req, s, 'customer', rows, fileName);
     });
 
-    // Credentials import: rows matched by tax number among the enterprises the caller sees.
+    // Credentials import: a job of the same queue; rows matched by tax number among the clients the caller sees.
     scope.post(`/api/${CUSTOMER_FILES.pwdUpload}`, async (req) => {
       const s = await guard(deps, req, 'customer:import');
       const { buf, fileName } = await uploadedFile(req, IMPORT_MAX_BYTES, {
@@ -220,25 +241,7 @@ export function customerFileRoutes(app: FastifyInstance, deps: Deps) {
         tooLarge: IMPORT_MSG.tooLarge,
       });
       const rows = await readUpload(buf, fileName, PWD_IMPORT_COLUMNS, s.agencyId);
-      const result = await scoped(deps, s, (tx) => importPasswords(tx, deps, s, rows));
-      const redisKey = await savePasswordFailures(
-        deps,
-        result.failed,
-        (key) => failFileName(s.agencyId, key),
-        '账号密码导入失败记录',
-      );
-      await scoped(deps, s, (tx) =>
-        audit(tx, req, s, 'customer.credential_import', `rows:${rows.length}`, {
-          fileName,
-          successNum: result.successNum,
-          failNum: result.failed.length,
-        }),
-      );
-      return {
-        code: CODE.OK,
-        msg: MSG.ok,
-        data: { successNum: result.successNum, failNum: result.failed.length, redisKey },
-      };
+      return queueImport(deps, req, s, 'password', rows, fileName);
     });
 
     scope.post<{ Querystring: { enterpriseId?: string } }>(`/api/${CUSTOMER_FILES.attachmentUpload}`, async (req) => {
@@ -467,134 +470,4 @@ export async function templateWorkbook(
   help.getColumn(1).width = 100;
   for (const n of notes) help.addRow([n]);
   return Buffer.from(await wb.xlsx.writeBuffer());
-}
-
-interface PwdFailure {
-  line: number;
-  qysh: string;
-  reason: string;
-}
-
-export const SFBM_BY_TEXT = new Map<string, string>(
-  SFBM_OPTIONS.flatMap((o) => [
-    [o.value, o.value],
-    [o.label, o.value],
-  ]),
-);
-const DLFS_BY_TEXT = new Map<string, string>(
-  DLFS_OPTIONS.flatMap((o) => [
-    [o.value, o.value],
-    [o.label, o.value],
-  ]),
-);
-
-/** Applies a credentials file in one transaction: rows that fail are listed, the others saved. */
-async function importPasswords(
-  tx: Tx,
-  deps: Deps,
-  s: SessionCtx & { agencyId: number },
-  rows: { line: number; cells: string[] }[],
-): Promise<{ successNum: number; failed: PwdFailure[] }> {
-  const wanted = [...new Set(rows.map((r) => normQysh(stripSpaces(r.cells[0] ?? ''))).filter(Boolean))];
-  const found = new Map<string, number>();
-  for (let i = 0; i < wanted.length; i += 1000) {
-    const chunk = wanted.slice(i, i + 1000);
-    const hits = await tx
-      .select({ id: enterprises.id, qysh: enterprises.qysh })
-      .from(enterprises)
-      .where(and(customerWhere(s, s.agencyId, {}), inArray(enterprises.qysh, chunk)));
-    for (const h of hits) found.set(h.qysh, h.id);
-  }
-  const failed: PwdFailure[] = [];
-  const seen = new Set<string>();
-  let successNum = 0;
-  for (const { line, cells } of rows) {
-    const [rawQysh = '', dlzh = '', pass = '', sfbmText = '', dlfsText = '', dlId = '', dlPass = ''] = cells;
-    const [, , , , , , , reportPass = '', agentAcc = '', agentPass = '', agentQyshRaw = ''] = cells;
-    const qysh = normQysh(stripSpaces(rawQysh));
-    const fail = (reason: string) => failed.push({ line, qysh: rawQysh, reason });
-    if (!qysh) {
-      fail('请填写企业税号');
-      continue;
-    }
-    if (seen.has(qysh)) {
-      fail('文件中该税号重复');
-      continue;
-    }
-    seen.add(qysh);
-    const id = found.get(qysh);
-    if (id === undefined) {
-      fail('未找到该税号的客户，或您无权访问');
-      continue;
-    }
-    const sfbm = sfbmText.trim() ? SFBM_BY_TEXT.get(sfbmText.trim()) : undefined;
-    if (sfbmText.trim() && !sfbm) {
-      fail('登录身份有误');
-      continue;
-    }
-    const dlfs = dlfsText.trim() ? DLFS_BY_TEXT.get(dlfsText.trim()) : undefined;
-    if (dlfsText.trim() && !dlfs) {
-      fail('个税登录方式须为1或2');
-      continue;
-    }
-    const agentQysh = stripSpaces(agentQyshRaw);
-    if (agentQysh && !/^[A-Za-z0-9]{6,20}$/.test(agentQysh)) {
-      fail('代理机构税号为6-20位数字或字母');
-      continue;
-    }
-    const tooLong =
-      [dlzh, dlId, agentAcc].some((v) => v.length > 50) ||
-      [pass, dlPass, reportPass, agentPass].some((v) => v.length > 64);
-    if (tooLong) {
-      fail('账号不能超过50个字符，密码不能超过64个字符');
-      continue;
-    }
-    const given = (v: string) => (v.trim() ? v.trim() : undefined);
-    const cols = credentialColumns(deps.config.secretKey, {
-      xdzswj_dlzh: given(dlzh),
-      xdzswj_pass: given(pass),
-      xdzswj_sfbm: sfbm as '1' | undefined,
-      dlfs: dlfs as '1' | undefined,
-      dl_id: given(dlId),
-      dl_password: given(dlPass),
-      report_password: given(reportPass),
-      agent_login_account: given(agentAcc),
-      agent_login_password: given(agentPass),
-      agent_login_qysh: agentQysh || undefined,
-    });
-    if (Object.keys(cols).length === 0) {
-      fail('没有要导入的账号或密码');
-      continue;
-    }
-    await tx
-      .update(enterprises)
-      .set({ ...cols, updatedAt: new Date() })
-      .where(eq(enterprises.id, id));
-    successNum += 1;
-  }
-  return { successNum, failed };
-}
-
-/**
- * A password import's refused rows as a failure file under a fresh random key ('' when none was
- * refused). Passwords are never written back into it.
- */
-export async function savePasswordFailures(
-  deps: Deps,
-  failed: readonly { line: number; qysh: string; reason: string }[],
-  fileOf: (key: string) => string,
-  sheet: string,
-): Promise<string> {
-  if (failed.length === 0) return '';
-  const key = randomBytes(16).toString('hex');
-  const dir = importDir(deps);
-  await mkdir(dir, { recursive: true });
-  await writeXlsx(
-    join(dir, fileOf(key)),
-    sheet,
-    ['行号', '企业税号', '失败原因'],
-    failed.map((f) => [String(f.line), f.qysh, f.reason]),
-    [8, 26, 50],
-  );
-  return key;
 }

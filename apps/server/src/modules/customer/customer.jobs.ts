@@ -15,12 +15,14 @@ import {
   memberships,
   users,
 } from '../../db/schema/index.js';
+import { decrypt, encrypt } from '../../lib/crypto.js';
 import { dataScope } from '../../lib/data-scope.js';
 import type { Deps } from '../../plugins/calls.js';
 import { type JobContext, type JobHandler, yieldToRequests } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { isAgencyMember } from '../role/member.repo.js';
 import { type ImportLookups, type PlannedRow, planImport, type SheetRow } from './customer.import.js';
+import { applyPasswordBatch, firstLines, type PwdFailure, type PwdKind } from './customer.pwd-import.js';
 import { licenceRoom, quotaCoverage } from './customer.service.js';
 import { writeXlsx } from './xlsx.js';
 
@@ -34,6 +36,26 @@ export interface ImportPayload {
   total: number;
   canAssign: boolean;
   fileName: string;
+  /** Which of the three imports; absent on jobs queued before the password imports became jobs. */
+  kind?: 'customer' | PwdKind;
+}
+
+/** Where a queued import's rows wait; password files are encrypted at rest (they hold passwords). */
+export const rowsFileOf = (deps: Pick<Deps, 'config'>, agencyId: number, key: string) =>
+  join(importDir(deps), `${agencyId}-${key}.rows.json`);
+
+export async function saveRows(
+  deps: Pick<Deps, 'config'>,
+  agencyId: number,
+  key: string,
+  rows: SheetRow[],
+  secret: boolean,
+) {
+  await mkdir(importDir(deps), { recursive: true });
+  const text = JSON.stringify(rows);
+  await writeFile(rowsFileOf(deps, agencyId, key), secret ? encrypt(deps.config.secretKey, text) : text, {
+    mode: 0o640,
+  });
 }
 
 export interface ImportProgress {
@@ -53,20 +75,26 @@ const batchSize = (deps: Deps) => (deps.db.kind === 'pglite' ? 100 : 500);
 /** The failure file of an import or credentials import: `<agency>-<key>.xlsx`. */
 export const failFileName = (agencyId: number, key: string) => `${agencyId}-${key}.xlsx`;
 
-async function lookups(tx: Tx, agencyId: number, p: ImportPayload): Promise<ImportLookups> {
-  const existing = new Map<string, { qymc: string; deleted: boolean; visible: boolean }>();
-  // The importer's data scope, as their session would have it: a duplicate's name is theirs to learn only then.
+/** The importer's data scope, as their session would have it (a member who left sees nothing of others'). */
+async function importerScope(tx: Tx, agencyId: number, userId: number): Promise<SessionCtx & { agencyId: number }> {
   const [me] = await tx
     .select({ isAdmin: memberships.isAdmin, role: memberships.role, departmentId: memberships.departmentId })
     .from(memberships)
-    .where(and(eq(memberships.agencyId, agencyId), eq(memberships.userId, p.userId)))
+    .where(and(eq(memberships.agencyId, agencyId), eq(memberships.userId, userId)))
     .limit(1);
-  const scope = {
-    userId: p.userId,
+  return {
+    userId,
+    agencyId,
     isAdmin: me?.isAdmin ?? false,
     role: (me?.role ?? 0) as 0 | 1 | 2,
     departmentId: me?.departmentId ?? null,
-  } as SessionCtx;
+  } as SessionCtx & { agencyId: number };
+}
+
+async function lookups(tx: Tx, agencyId: number, p: ImportPayload): Promise<ImportLookups> {
+  const existing = new Map<string, { qymc: string; deleted: boolean; visible: boolean }>();
+  // A duplicate's name is the importer's to learn only when their data scope shows it.
+  const scope = await importerScope(tx, agencyId, p.userId);
   const book = await tx
     .select({
       qysh: enterprises.qysh,
@@ -210,6 +238,7 @@ export const importJob: JobHandler = {
   async run(ctx) {
     const { deps, job } = ctx;
     const p = job.payload as unknown as ImportPayload;
+    if (p.kind === 'password' || p.kind === 'shuiju') return passwordJob(ctx, p, p.kind);
     const dir = importDir(deps);
     const rowsFile = join(dir, `${job.agencyId}-${p.key}.rows.json`);
     const planFile = join(dir, `${job.agencyId}-${p.key}.plan.json`);
@@ -290,3 +319,97 @@ export const importJob: JobHandler = {
     return { ...result };
   },
 };
+
+interface PwdProgress {
+  phase: 'insert' | 'report';
+  total: number;
+  done: number;
+  successNum: number;
+  failed: PwdFailure[];
+}
+
+const PWD_AUDIT: Record<PwdKind, string> = { password: 'customer.credential_import', shuiju: 'customer.shuiju_import' };
+
+/** The failure file of a password import: 税局 ones under their own prefix. */
+export const pwdFailFile = (kind: PwdKind, agencyId: number, key: string) =>
+  failFileName(agencyId, kind === 'shuiju' ? `sj-${key}` : key);
+
+/**
+ * A password import (账号密码 or 税局密码) as a job: a batch of rows per transaction with the progress
+ * (count, refused rows) committed in it, so a job taken again after a crash goes on after the last batch.
+ * The refused rows end in a failure file without any password.
+ */
+async function passwordJob(ctx: JobContext, p: ImportPayload, kind: PwdKind) {
+  const { deps, job } = ctx;
+  const rowsFile = rowsFileOf(deps, job.agencyId, p.key);
+  const rows = JSON.parse(decrypt(deps.config.secretKey, await readFile(rowsFile, 'utf8'))) as SheetRow[];
+  const first = firstLines(rows);
+  const saved = (await readProgress(ctx)) as unknown as PwdProgress | null;
+  let progress: PwdProgress =
+    saved && Array.isArray(saved.failed)
+      ? saved
+      : { phase: 'insert', total: rows.length, done: 0, successNum: 0, failed: [] };
+  const size = batchSize(deps);
+  while (progress.done < rows.length) {
+    const batch = rows.slice(progress.done, progress.done + size);
+    const current = progress;
+    progress = await ctx.inTx(async (tx) => {
+      const scope = await importerScope(tx, job.agencyId, p.userId);
+      const r = await applyPasswordBatch(tx, kind, deps.config.secretKey, scope, batch, first);
+      const next: PwdProgress = {
+        ...current,
+        done: current.done + batch.length,
+        successNum: current.successNum + r.successNum,
+        failed: [...current.failed, ...r.failed],
+      };
+      await tx
+        .update(jobs)
+        .set({ progress: { ...next } })
+        .where(eq(jobs.id, job.id));
+      return next;
+    }, p.userId);
+    await publish(
+      deps,
+      p.userId,
+      job.id,
+      { phase: 'insert', total: rows.length, done: progress.done, late: [] },
+      'running',
+    );
+    await yieldToRequests();
+  }
+  let redisKey = '';
+  if (progress.failed.length > 0) {
+    await mkdir(importDir(deps), { recursive: true });
+    redisKey = p.key;
+    await writeXlsx(
+      join(importDir(deps), pwdFailFile(kind, job.agencyId, p.key)),
+      kind === 'shuiju' ? '税局密码导入失败记录' : '账号密码导入失败记录',
+      ['行号', '企业税号', '失败原因'],
+      progress.failed.map((f) => [String(f.line), f.qysh, f.reason]),
+      [8, 26, 50],
+    );
+  }
+  const result: ImportResult = {
+    successNum: progress.successNum,
+    failNum: progress.failed.length,
+    unExport: 0,
+    redisKey,
+  };
+  await ctx.inTx(async (tx) => {
+    await tx
+      .update(jobs)
+      .set({ progress: { ...progress, phase: 'report' } })
+      .where(eq(jobs.id, job.id));
+    await tx.insert(auditLog).values({
+      agencyId: job.agencyId,
+      userId: p.userId,
+      action: PWD_AUDIT[kind],
+      target: `job:${job.id}`,
+      detail: { fileName: p.fileName, ...result },
+      ip: '',
+    });
+  }, p.userId);
+  await publish(deps, p.userId, job.id, { phase: 'report', total: rows.length, done: rows.length, late: [] }, 'done');
+  await unlink(rowsFile).catch(() => undefined);
+  return { ...result };
+}

@@ -59,7 +59,7 @@ import { type ServerModule, serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
 import { emitWebhook } from '../apikey/webhook.js';
 import { isAgencyMember, isUniqueViolation, requireMembers } from '../role/member.repo.js';
-import { phoneViewer } from '../staff/phone-setting.js';
+import { phoneViewer, unmaskContacts } from '../staff/phone-setting.js';
 import { credentialRevealCalls } from './credential-reveal.js';
 import { customerFileRoutes, removeAttachmentFiles } from './customer.files.js';
 import { importJob } from './customer.jobs.js';
@@ -130,6 +130,8 @@ export const customerModule: ServerModule = {
         .from(enterpriseContacts)
         .where(eq(enterpriseContacts.enterpriseId, e.id))
         .orderBy(desc(enterpriseContacts.isPrimary), asc(enterpriseContacts.id));
+      // Masked as in the list (号码显示设置); saving the masked value back keeps the stored number.
+      const see = await phoneViewer(tx, session);
       const shareholders = await tx
         .select({
           id: enterpriseShareholders.id,
@@ -148,7 +150,7 @@ export const customerModule: ServerModule = {
       return {
         ...item,
         remark: e.remark,
-        contacts,
+        contacts: contacts.map((c) => ({ ...c, mobile: see.client(c.mobile) })),
         shareholders: shareholders.map((s) => ({ ...s, share: Number(s.share) })),
         attachments: attachments.map(({ a, by }) => ({
           id: a.id,
@@ -190,7 +192,7 @@ export const customerModule: ServerModule = {
         if (isUniqueViolation(err)) throw new AppError(CODE.CONFLICT, CUSTOMER_MSG.duplicate(input.qymc));
         throw err;
       }
-      await replaceChildren(tx, agencyId, id, input);
+      await replaceChildren(tx, agencyId, id, { ...input, contacts: await unmaskContacts(tx, null, input.contacts) });
       await audit(tx, req, session, 'customer.create', `enterprise:${id}`, {
         qymc: input.qymc,
         qysh,
@@ -207,6 +209,8 @@ export const customerModule: ServerModule = {
       const { id, ...input } = body;
       const before = await requireEnterprise(tx, session, id);
       const { qysh, warning } = await validateInput(tx, { ...session, agencyId }, input, id);
+      // A masked mobile posted back (the viewer never saw the number) keeps the stored one.
+      input.contacts = await unmaskContacts(tx, id, input.contacts);
       try {
         await tx
           .update(enterprises)

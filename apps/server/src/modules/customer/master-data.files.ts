@@ -5,11 +5,9 @@ import {
   customerFilterSchema,
   IMPORT_MSG,
   MASTER_FILES,
-  MSG,
   NEED_UPDATE_EXPORT_COLUMNS,
   SFBM_OPTIONS,
   SHUIJU_PWD_COLUMNS,
-  stripSpaces,
 } from '@dzy/shared';
 import fastifyMultipart from '@fastify/multipart';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -25,18 +23,16 @@ import type { SessionCtx } from '../../plugins/session.js';
 import {
   disposition,
   guard,
+  queueImport,
   readUpload,
-  SFBM_BY_TEXT,
-  savePasswordFailures,
   scoped,
   sendFile,
   templateWorkbook,
   uploadedFile,
   XLSX_MIME,
 } from './customer.files.js';
-import { failFileName, importDir } from './customer.jobs.js';
+import { importDir, pwdFailFile } from './customer.jobs.js';
 import { customerSort, customerWhere } from './customer.repo.js';
-import { credentialColumns, normQysh } from './customer.service.js';
 import { diffItems } from './master-data.routes.js';
 import { neutralise } from './xlsx.js';
 
@@ -44,7 +40,7 @@ const EXPORT_MAX = 50_000;
 const SHUIJU_UPLOAD_MAX = 5 * 1024 * 1024;
 const FAIL_GONE = '失败记录不存在或已过期';
 /** 税局 failure files live beside the credentials import's, under their own prefix. */
-const shuiJuFail = (agencyId: number, key: string) => failFileName(agencyId, `sj-${key}`);
+const shuiJuFail = (agencyId: number, key: string) => pwdFailFile('shuiju', agencyId, key);
 
 /** The rows of the 需更新 export: one per difference, in the list's order, within the caller's data scope. */
 export async function needUpdateRows(tx: Tx, s: SessionCtx & { agencyId: number }, body: unknown) {
@@ -83,76 +79,6 @@ export async function needUpdateRows(tx: Tx, s: SessionCtx & { agencyId: number 
     }
   }
   return { clients: ids.length, rows };
-}
-
-interface Failure {
-  line: number;
-  qysh: string;
-  reason: string;
-}
-
-/** Applies a 税局 password file in one transaction: the e-tax login of each matched client; failures listed. */
-async function importShuiJu(
-  tx: Tx,
-  deps: Deps,
-  s: SessionCtx & { agencyId: number },
-  rows: { line: number; cells: string[] }[],
-): Promise<{ successNum: number; failed: Failure[] }> {
-  const wanted = [...new Set(rows.map((r) => normQysh(stripSpaces(r.cells[0] ?? ''))).filter(Boolean))];
-  const found = new Map<string, number>();
-  for (let i = 0; i < wanted.length; i += 1000) {
-    const hits = await tx
-      .select({ id: enterprises.id, qysh: enterprises.qysh })
-      .from(enterprises)
-      .where(and(customerWhere(s, s.agencyId, {}), inArray(enterprises.qysh, wanted.slice(i, i + 1000))));
-    for (const h of hits) found.set(h.qysh, h.id);
-  }
-  const failed: Failure[] = [];
-  const seen = new Set<string>();
-  let successNum = 0;
-  for (const { line, cells } of rows) {
-    const [rawQysh = '', , sfbmText = '', account = '', pass = ''] = cells;
-    const qysh = normQysh(stripSpaces(rawQysh));
-    const fail = (reason: string) => failed.push({ line, qysh: rawQysh, reason });
-    if (!qysh) {
-      fail('请填写企业税号');
-      continue;
-    }
-    if (seen.has(qysh)) {
-      fail('文件中该税号重复');
-      continue;
-    }
-    seen.add(qysh);
-    const id = found.get(qysh);
-    if (id === undefined) {
-      fail('未找到该税号的客户，或您无权访问');
-      continue;
-    }
-    const sfbm = sfbmText.trim() ? SFBM_BY_TEXT.get(sfbmText.trim()) : undefined;
-    if (sfbmText.trim() && !sfbm) {
-      fail('登录身份有误');
-      continue;
-    }
-    if (account.trim().length > 50 || pass.trim().length > 64) {
-      fail('账号不能超过50个字符，密码不能超过64个字符');
-      continue;
-    }
-    if (!account.trim() || !pass.trim()) {
-      fail('请填写电子税务局账号和密码');
-      continue;
-    }
-    const cols = credentialColumns(deps.config.secretKey, {
-      xdzswj_dlzh: account.trim(),
-      xdzswj_pass: pass.trim(),
-      xdzswj_sfbm: sfbm as '1' | undefined,
-    });
-    await tx
-      .update(enterprises)
-      .set({ ...cols, updatedAt: new Date() })
-      .where(eq(enterprises.id, id));
-    successNum += 1;
-  }
-  return { successNum, failed };
 }
 
 async function sendNeedUpdate(deps: Deps, req: FastifyRequest, reply: FastifyReply, body: unknown) {
@@ -220,25 +146,8 @@ export function masterDataFileRoutes(app: FastifyInstance, deps: Deps) {
         tooLarge: IMPORT_MSG.tooLarge,
       });
       const rows = await readUpload(buf, fileName, SHUIJU_PWD_COLUMNS, s.agencyId);
-      const result = await scoped(deps, s, (tx) => importShuiJu(tx, deps, s, rows));
-      const redisKey = await savePasswordFailures(
-        deps,
-        result.failed,
-        (key) => shuiJuFail(s.agencyId, key),
-        '税局密码导入失败记录',
-      );
-      await scoped(deps, s, (tx) =>
-        audit(tx, req, s, 'customer.shuiju_import', `rows:${rows.length}`, {
-          fileName,
-          successNum: result.successNum,
-          failNum: result.failed.length,
-        }),
-      );
-      return {
-        code: CODE.OK,
-        msg: MSG.ok,
-        data: { successNum: result.successNum, failNum: result.failed.length, redisKey },
-      };
+      // A job of the customer-import queue, as the other two imports (customer.jobs.ts passwordJob).
+      return queueImport(deps, req, s, 'shuiju', rows, fileName);
     });
   });
 }

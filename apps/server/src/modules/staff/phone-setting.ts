@@ -8,7 +8,7 @@ import {
 } from '@dzy/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { memberships, phoneSettings } from '../../db/schema/index.js';
+import { enterpriseContacts, memberships, phoneSettings } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type Served, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
@@ -37,6 +37,37 @@ export async function phoneViewer(tx: Queryable, session: SessionCtx) {
       listed || s.staffPhone === 'all' || userId === session.userId ? p : maskStaffPhone(p),
     client: (p: string) => (listed || s.clientPhone === 'all' || !/^1\d{10}$/.test(p) ? p : maskStaffPhone(p)),
   };
+}
+
+/** A mobile as phoneViewer masks it (138****8000). */
+export const MASKED_MOBILE = /^1\d{2}\*{4}\d{4}$/;
+
+/**
+ * Contacts about to be saved, with every masked mobile replaced by the stored number it stands for (the
+ * same contact by name first, else the one stored number of that shape). A masked value that matches
+ * nothing stored (a new contact, or a client being created) is refused: the real number is not known.
+ */
+export async function unmaskContacts<C extends { name: string; mobile: string }>(
+  tx: Queryable,
+  enterpriseId: number | null,
+  contacts: C[],
+): Promise<C[]> {
+  if (!contacts.some((c) => MASKED_MOBILE.test(c.mobile))) return contacts;
+  const stored =
+    enterpriseId === null
+      ? []
+      : await tx
+          .select({ name: enterpriseContacts.name, mobile: enterpriseContacts.mobile })
+          .from(enterpriseContacts)
+          .where(eq(enterpriseContacts.enterpriseId, enterpriseId));
+  return contacts.map((c) => {
+    if (!MASKED_MOBILE.test(c.mobile)) return c;
+    const same = stored.filter((s) => s.mobile && maskStaffPhone(s.mobile) === c.mobile);
+    const numbers = new Set(same.map((s) => s.mobile));
+    const hit = same.find((s) => s.name === c.name)?.mobile ?? (numbers.size === 1 ? same[0]?.mobile : undefined);
+    if (!hit) throw new AppError(CODE.BAD_REQUEST, `联系人${c.name}：请填写完整的手机号`);
+    return { ...c, mobile: hit };
+  });
 }
 
 export const phoneSettingCalls: Served[] = [

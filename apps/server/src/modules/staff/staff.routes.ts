@@ -35,6 +35,7 @@ import { inviteCalls } from './invite.routes.js';
 import { personalCalls } from './personal.js';
 import { phoneSettingCalls, phoneViewer } from './phone-setting.js';
 import { batchInviteCalls } from './staff.batch-invite.js';
+import { inviteFileRoutes } from './staff.invite-file.js';
 import {
   clientCountSql,
   ensureDefaultRole,
@@ -48,6 +49,7 @@ import {
 
 export const staffModule: ServerModule = {
   name: 'staff',
+  routes: (app, deps) => inviteFileRoutes(app, deps),
   calls: [
     ...inviteCalls,
     ...batchInviteCalls,

@@ -415,7 +415,8 @@ export function EnterpriseFormDialog({
                   <Form.Item
                     name={[f.name, 'mobile']}
                     label={i === 0 ? '手机号' : undefined}
-                    rules={[ruleOf((x) => (x ? checkMobile(x) : null))]}
+                    // A masked number (号码显示设置) left as shown keeps the stored one on the server.
+                    rules={[ruleOf((x) => (x && !/^1\d{2}\*{4}\d{4}$/.test(x) ? checkMobile(x) : null))]}
                   >
                     <Input placeholder="11位手机号" maxLength={11} />
                   </Form.Item>

@@ -130,19 +130,14 @@ export function ImportDialog({
       return;
     }
     setUploading(true);
-    if (mode === 'password' || mode === 'shuiju') {
-      const r = await uploadFile<Outcome>(
-        mode === 'shuiju' ? MASTER_FILES.shuiJuUpload : CUSTOMER_FILES.pwdUpload,
-        file,
-      );
-      setUploading(false);
-      if (r) {
-        setOutcome({ ...r.data, unExport: 0 });
-        onDone();
-      }
-      return;
-    }
-    const r = await uploadFile<{ jobId: number; total: number }>(CUSTOMER_FILES.importUpload, file);
+    // All three imports are jobs of one queue: the answer is the job to follow.
+    const path =
+      mode === 'shuiju'
+        ? MASTER_FILES.shuiJuUpload
+        : mode === 'password'
+          ? CUSTOMER_FILES.pwdUpload
+          : CUSTOMER_FILES.importUpload;
+    const r = await uploadFile<{ jobId: number; total: number }>(path, file);
     setUploading(false);
     if (r) setJobId(r.data.jobId);
   };
