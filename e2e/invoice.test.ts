@@ -121,6 +121,8 @@ describe('销项发票', () => {
     await page.getByTestId('invoice-open-issue').click();
     const drawer = page.locator('.ant-drawer-section');
     await visible(drawer.getByText('购买方'));
+    // The client's 开票方式 (none set in the demo: 数电, the one way the product issues).
+    expect(await drawer.getByTestId('invoice-kpfs').textContent()).toBe('数电发票（乐企/电子税务局）');
     await drawer.getByRole('combobox').first().fill('浏览器测试购买方有限公司');
     await drawer.getByTestId('invoice-buyer-taxno').fill(` ${buyerTaxNo.toLowerCase()} `);
     await drawer.getByTestId('invoice-code').click();

@@ -23,11 +23,11 @@ import {
   redLetterCall,
   saveReminderSettingsCall,
   sendTaskToFpPoolCall,
-  usccCheckChar,
 } from '@dzy/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from './customer-helpers.js';
+import { buyerTaxNo, CODE_CATERING, issueForm, month } from './invoice-helpers.js';
 import { credentialDemoClients, type ResumeServer, useResumeRig } from './resume-helpers.js';
 
 const rig = useResumeRig({ dirPrefix: 'dzy-invoice-out-' });
@@ -36,25 +36,7 @@ let s: ResumeServer;
 let admin: string;
 let client: { id: number; qysh: string; qymc: string; allocate_user: number | null };
 let nsrlx: '0' | '1' = '1';
-const CODE_CATERING = '3070401000000000000';
-const month = () => new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 7);
-const buyerTaxNo = (() => {
-  const first = '91330106MA2H3C0X1';
-  return first + usccCheckChar(first);
-})();
-
-function form(over: Record<string, unknown> = {}) {
-  return {
-    aeiId: client.id,
-    requestId: randomUUID(),
-    fplx: 'pp',
-    buyer: { name: '杭州示例贸易有限公司', taxNo: ` ${buyerTaxNo.toLowerCase()} ` },
-    priceInclTax: true,
-    lines: [{ ssflbm: CODE_CATERING, spmc: '工作餐', je: '1060.00', slv: allowedRates(CODE_CATERING, nsrlx)[0] }],
-    bz: '测试备注',
-    ...over,
-  };
-}
+const form = (over: Record<string, unknown> = {}) => issueForm(client.id, nsrlx, over);
 
 type Detail = { id: number; fphm: string; jshj: string; state: string; hzfphm: string; lzfphm: string; gfsh: string };
 

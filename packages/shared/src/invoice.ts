@@ -71,6 +71,12 @@ export const INVOICE_OUT_MSG = {
   batchUnknown: (why: string) => `开票结果未知（${why}），请在发票列表中核对是否已开出，未开出的请重新开具`,
   /** A batch whose job gave up: the invoices after it, never sent. */
   batchStopped: (why: string) => `批量开票已中止（${why}），该发票未开具`,
+  /** The client's 开票方式 (kpfs) is not 数电: this product issues 数电票 through the bureau only. */
+  kpfsNotDigital: (label: string) =>
+    `该客户的开票方式为「${label}」，本系统只能开具数电发票；如需在此开票，请先在「我的客户」中将开票方式改为数电发票`,
+  kpfsNone: '该客户的开票方式为「不开票」，不能开具发票；如需开票，请先在「我的客户」中修改开票方式',
+  /** The form was opened with another method than the client has now. */
+  kpfsChanged: (label: string) => `该客户的开票方式已改为「${label}」，请关闭后重新开具`,
 } as const;
 
 /** Columns of the batch issue file: one row per line; rows with the same 发票序号 make one invoice. */
@@ -303,6 +309,11 @@ export const issueFormSchema = z.strictObject({
    */
   requestId: z.uuid('请求号无效'),
   fplx: z.enum(OUT_KINDS),
+  /**
+   * 开票方式 the form issued with: the client's (kpfs, shown in the form). Sent, the server refuses when
+   * the client's method is another one now; absent (batch, older callers), only the client's counts.
+   */
+  kpfs: z.enum(['1', '2', '3', '4', '0'], '开票方式有误').optional(),
   buyer: buyerSchema,
   /** 含税: amounts and prices typed include tax. */
   priceInclTax: z.boolean().default(false),
@@ -430,6 +441,11 @@ export const billingSummaryCall = defineCall({
     quotaMsg: z.string(),
     /** Contract reminder at level 2 (发票): issuing is blocked with this message; '' when not. */
     blocked: z.string(),
+    /** The client's 开票方式 (its own, else the agency's default; '1' 数电 when neither is set) and its name. */
+    kpfs: z.string(),
+    kpfsLabel: z.string(),
+    /** Why this product cannot issue with that method ('' for 数电). */
+    kpfsBlocked: z.string(),
   }),
 });
 

@@ -36,7 +36,15 @@ import { resolveSession, type SessionCtx } from '../../plugins/session.js';
 import { agencyOf } from '../customer/customer.repo.js';
 import { enforceEquity } from '../customer/customer.service.js';
 import { isZip, neutralise, readXlsx } from '../customer/xlsx.js';
-import { detailOf, findOutInvoice, invoiceBlock, invoiceClient, kpBody, rowsById } from './invoice.repo.js';
+import {
+  detailOf,
+  findOutInvoice,
+  invoiceBlock,
+  invoiceClient,
+  kpBody,
+  requireIssuableMethod,
+  rowsById,
+} from './invoice.repo.js';
 import { findRun, outWhere, sortOf } from './invoice.routes.js';
 import { newRequest, userName } from './invoice.service.js';
 import { invoicePdf } from './invoice-pdf.js';
@@ -305,6 +313,7 @@ export function invoiceFileRoutes(app: FastifyInstance, deps: Deps) {
         const e = await invoiceClient(tx, session, aeiId);
         const blocked = await invoiceBlock(tx, e, chinaDate());
         if (blocked) throw new AppError(CODE.CONFLICT, blocked);
+        await requireIssuableMethod(tx, e);
         await enforceEquity(tx, session, agencyId, BENEFIT_MENU.invoiceIssue, [e.id]);
         return e;
       });

@@ -5,6 +5,7 @@ import {
   type ComputedInvoice,
   INVOICE_OUT_MSG,
   type IssueInvoiceInput,
+  kpfsLabel,
   type OutInvoiceDetail,
   type OutInvoiceRow,
   rateName,
@@ -21,6 +22,7 @@ import { AppError } from '../../plugins/errors.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { contractBlocks } from '../contract/contract-status.js';
 import { agencyOf, type EnterpriseRow, requireEnterprise } from '../customer/customer.repo.js';
+import { invoicingMethods } from '../customer/master-data.routes.js';
 import { type TxAccess, withBureauSession } from '../declare/bureau-login.js';
 import type { InvoiceInput } from '../invoice-store/invoice-store.js';
 
@@ -37,6 +39,30 @@ export async function invoiceClient(tx: Queryable, session: SessionCtx, aeiId: n
 export async function invoiceBlock(tx: Queryable, ent: EnterpriseRow, today: string): Promise<string> {
   const blocks = await contractBlocks(tx, ent.agencyId, [ent.id], 'fp', today);
   return blocks.get(ent.id) ?? '';
+}
+
+/**
+ * The client's 开票方式 (kpfs: its own, else the agency's default) and why it cannot be issued with here.
+ * This product issues 数电票 through the bureau only, so '1' — and a client with neither set, as every
+ * client was before kpfs existed — can issue; 税控盘/UKey/代开 and 不开票 are refused (decisions-19-clients).
+ */
+export async function invoiceMethod(
+  tx: Queryable,
+  ent: EnterpriseRow,
+): Promise<{ kpfs: string; label: string; refusal: string }> {
+  const { byId } = await invoicingMethods(tx, ent.agencyId, [ent.id]);
+  const kpfs = byId.get(ent.id)?.effective || '1';
+  const label = kpfsLabel(kpfs);
+  const refusal = kpfs === '1' ? '' : kpfs === '0' ? INVOICE_OUT_MSG.kpfsNone : INVOICE_OUT_MSG.kpfsNotDigital(label);
+  return { kpfs, label, refusal };
+}
+
+/** Refuses an issue whose method the client does not have (the form's, when sent) or cannot issue here. */
+export async function requireIssuableMethod(tx: Queryable, ent: EnterpriseRow, asked?: string): Promise<void> {
+  const m = await invoiceMethod(tx, ent);
+  if (asked !== undefined && asked !== m.kpfs)
+    throw new AppError(CODE.BAD_REQUEST, INVOICE_OUT_MSG.kpfsChanged(m.label));
+  if (m.refusal) throw new AppError(CODE.BAD_REQUEST, m.refusal);
 }
 
 const STATE_OF: Readonly<Record<string, InvoiceState>> = { '0': 'normal', '1': 'reversed', '2': 'void', '3': 'red' };

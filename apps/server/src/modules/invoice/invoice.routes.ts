@@ -37,8 +37,10 @@ import {
   findOutInvoice,
   invoiceBlock,
   invoiceClient,
+  invoiceMethod,
   kpBody,
   rememberBuyer,
+  requireIssuableMethod,
   rowsById,
 } from './invoice.repo.js';
 import { computedOrRefuse, newRequest, redLetter, requestById, sendBlue, userName } from './invoice.service.js';
@@ -112,7 +114,10 @@ const summary = serveStaged(billingSummaryCall, async ({ body, session, deps, in
     const ent = await invoiceClient(tx, session, body.aeiId);
     return { ent, head: await monthFigures(tx, agencyId, ent.id, body.month) };
   });
-  const blocked = await inTx((tx) => invoiceBlock(tx, ent, chinaDate()));
+  const { blocked, method } = await inTx(async (tx) => ({
+    blocked: await invoiceBlock(tx, ent, chinaDate()),
+    method: await invoiceMethod(tx, ent),
+  }));
   let quota = null;
   let quotaMsg = '';
   if (body.live) {
@@ -129,6 +134,9 @@ const summary = serveStaged(billingSummaryCall, async ({ body, session, deps, in
     quota,
     quotaMsg,
     blocked,
+    kpfs: method.kpfs,
+    kpfsLabel: method.label,
+    kpfsBlocked: method.refusal,
   };
 });
 
@@ -218,6 +226,7 @@ const issue = serveStaged(issueCall, async ({ body, session, deps, inTx, req }) 
     }
     const blocked = await invoiceBlock(tx, ent, chinaDate());
     if (blocked) throw new AppError(CODE.CONFLICT, blocked);
+    await requireIssuableMethod(tx, ent, body.kpfs);
     await enforceEquity(tx, session, agencyId, BENEFIT_MENU.invoiceIssue, [ent.id]);
     const c = computedOrRefuse(body, ent);
     const kpr = await userName(tx, session.userId);

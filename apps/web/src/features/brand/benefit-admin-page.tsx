@@ -1,4 +1,3 @@
-import { ReloadOutlined } from '@ant-design/icons';
 import {
   type AgencyAccount,
   accountListCall,
@@ -10,13 +9,19 @@ import {
   setting365SaveZhztCall,
   settingSaveZhztByAgencyIdCall,
 } from '@dzy/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Switch, Table, Tag } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Card, DatePicker, Form, Input, InputNumber, Modal, Select, Switch, Table, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
+import {
+  AdminFormModal,
+  AdminTable,
+  AdminToolbar,
+  actionsColumn,
+  useAdminList,
+} from '../../components/admin-list/admin-list';
 import { useDocumentTitle } from '../../lib/document-title';
 import { toast } from '../../lib/feedback';
-import { usePagedList } from '../../lib/paging';
 import { call } from '../../lib/request';
 
 const KEY = ['platform-benefits'];
@@ -26,12 +31,10 @@ const QYZT_COLOR: Record<string, string> = { '1': 'green', '2': 'orange', '3': '
 /** 机构权益 (/platform/benefit): each agency's plan, expiry, authorised clients, 365 service and provider. */
 export function BenefitAdminPage() {
   useDocumentTitle('机构权益');
-  const queryClient = useQueryClient();
   const [keyword, setKeyword] = useState('');
   const [granting, setGranting] = useState<Row | null>(null);
   const [history, setHistory] = useState<Row | null>(null);
-  const list = usePagedList(accountListCall, keyword ? { keyword } : {}, { queryKey: KEY });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
+  const { list, refresh } = useAdminList(accountListCall, keyword ? { keyword } : {}, KEY);
   const providers = useQuery({
     queryKey: ['platform-brands', 'options'],
     queryFn: () => call(brandListCall, { pageNo: 1, pageSize: 100 }),
@@ -45,7 +48,7 @@ export function BenefitAdminPage() {
         expiresOn: on ? dayjs().add(1, 'year').format('YYYY-MM-DD') : null,
       });
       toast('success', on ? '已开通365基础服务（一年）' : '已停用365基础服务');
-      void refresh();
+      refresh();
     } catch {
       // Told by the request client.
     }
@@ -54,7 +57,7 @@ export function BenefitAdminPage() {
     try {
       await call(brandAssignCall, { agencyId: r.agencyId, providerId });
       toast('success', '服务商已更新');
-      void refresh();
+      refresh();
     } catch {
       // Told by the request client.
     }
@@ -62,23 +65,14 @@ export function BenefitAdminPage() {
 
   return (
     <Card variant="borderless" title="机构权益">
-      <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
-        <Input.Search
-          allowClear
-          style={{ width: 260 }}
-          placeholder="按机构名称搜索"
-          onSearch={(v) => setKeyword(v.trim())}
-        />
-        <Button icon={<ReloadOutlined />} onClick={() => void refresh()} aria-label="刷新" />
-      </Space>
-      <Table<Row>
+      <AdminToolbar search={{ placeholder: '按机构名称搜索', onSearch: setKeyword }} onRefresh={refresh} />
+      <AdminTable<Row>
         rowKey="id"
-        size="middle"
         loading={list.isFetching}
-        dataSource={list.data?.list ?? []}
+        rows={list.data?.list}
         pagination={list.pagination}
-        scroll={{ x: 1180 }}
-        locale={{ emptyText: '暂无机构' }}
+        scrollX={1180}
+        emptyText="暂无机构"
         columns={[
           { title: '机构', dataIndex: 'agencyName', width: 220 },
           { title: '权益版本', dataIndex: 'planLabel', width: 100 },
@@ -131,22 +125,13 @@ export function BenefitAdminPage() {
               />
             ),
           },
-          {
-            title: '操作',
-            key: 'actions',
-            width: 150,
-            fixed: 'right',
-            render: (_, r) => (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => setGranting(r)}>
-                  开通/续期
-                </Button>
-                <Button type="link" size="small" onClick={() => setHistory(r)}>
-                  记录
-                </Button>
-              </Space>
-            ),
-          },
+          actionsColumn(
+            (r) => [
+              { label: '开通/续期', onClick: () => setGranting(r) },
+              { label: '记录', onClick: () => setHistory(r) },
+            ],
+            { width: 150 },
+          ),
         ]}
       />
       <GrantForm
@@ -154,7 +139,7 @@ export function BenefitAdminPage() {
         onClose={() => setGranting(null)}
         onSaved={() => {
           setGranting(null);
-          void refresh();
+          refresh();
         }}
       />
       <GrantHistory row={history} onClose={() => setHistory(null)} />
@@ -172,80 +157,61 @@ interface GrantValues {
 
 function GrantForm({ row, onClose, onSaved }: { row: Row | null; onClose: () => void; onSaved: () => void }) {
   const [form] = Form.useForm<GrantValues>();
-  const [saving, setSaving] = useState(false);
   const unlimited = Form.useWatch('unlimited', form);
   const start = row?.expiresOn && dayjs(row.expiresOn).isAfter(dayjs()) ? dayjs(row.expiresOn).add(1, 'day') : dayjs();
   return (
-    <Modal
+    <AdminFormModal<GrantValues>
       title={row ? `开通/续期权益：${row.agencyName}` : ''}
       open={row !== null}
       width={560}
-      okText="保存"
-      cancelText="取消"
-      confirmLoading={saving}
-      onOk={() => form.submit()}
+      form={form}
+      name="grantForm"
+      labelWidth={96}
+      savedText="权益已保存"
+      initialValues={{
+        plan: row?.plan || 'standard',
+        range: [start, start.add(1, 'year').subtract(1, 'day')],
+        unlimited: row ? row.clientCount === null : false,
+        clientCount: row?.clientCount ?? Math.max(row?.clientsUsed ?? 0, 100),
+        remark: '',
+      }}
+      save={async (v) => {
+        if (!row) return;
+        await call(settingSaveZhztByAgencyIdCall, {
+          agencyId: row.agencyId,
+          plan: v.plan as (typeof BENEFIT_PLANS)[number]['value'],
+          startsOn: v.range[0].format('YYYY-MM-DD'),
+          expiresOn: v.range[1].format('YYYY-MM-DD'),
+          clientCount: v.unlimited ? null : (v.clientCount ?? 0),
+          remark: v.remark,
+        });
+      }}
+      onSaved={onSaved}
       onCancel={onClose}
-      destroyOnHidden
     >
-      <Form<GrantValues>
-        form={form}
-        name="grantForm"
-        labelCol={{ flex: '96px' }}
-        wrapperCol={{ flex: 1 }}
-        colon={false}
-        preserve={false}
-        initialValues={{
-          plan: row?.plan || 'standard',
-          range: [start, start.add(1, 'year').subtract(1, 'day')],
-          unlimited: row ? row.clientCount === null : false,
-          clientCount: row?.clientCount ?? Math.max(row?.clientsUsed ?? 0, 100),
-          remark: '',
-        }}
-        onFinish={async (v) => {
-          setSaving(true);
-          try {
-            if (!row) return;
-            await call(settingSaveZhztByAgencyIdCall, {
-              agencyId: row.agencyId,
-              plan: v.plan as (typeof BENEFIT_PLANS)[number]['value'],
-              startsOn: v.range[0].format('YYYY-MM-DD'),
-              expiresOn: v.range[1].format('YYYY-MM-DD'),
-              clientCount: v.unlimited ? null : (v.clientCount ?? 0),
-              remark: v.remark,
-            });
-            toast('success', '权益已保存');
-            onSaved();
-          } catch {
-            // Told by the request client.
-          } finally {
-            setSaving(false);
-          }
-        }}
-      >
-        <Form.Item label="权益版本" name="plan" rules={[{ required: true, message: '请选择权益版本' }]}>
-          <Select options={BENEFIT_PLANS.map((p) => ({ value: p.value, label: p.label }))} />
+      <Form.Item label="权益版本" name="plan" rules={[{ required: true, message: '请选择权益版本' }]}>
+        <Select options={BENEFIT_PLANS.map((p) => ({ value: p.value, label: p.label }))} />
+      </Form.Item>
+      <Form.Item label="有效期" name="range" rules={[{ required: true, message: '请选择有效期' }]}>
+        <DatePicker.RangePicker style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item label="不限客户数" name="unlimited" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      {unlimited ? null : (
+        <Form.Item
+          label="授权客户数"
+          name="clientCount"
+          extra={row ? `该机构现有${row.clientsUsed}家客户` : undefined}
+          rules={[{ required: true, message: '请输入授权客户数' }]}
+        >
+          <InputNumber min={0} max={100000} precision={0} style={{ width: 180 }} />
         </Form.Item>
-        <Form.Item label="有效期" name="range" rules={[{ required: true, message: '请选择有效期' }]}>
-          <DatePicker.RangePicker style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item label="不限客户数" name="unlimited" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        {unlimited ? null : (
-          <Form.Item
-            label="授权客户数"
-            name="clientCount"
-            extra={row ? `该机构现有${row.clientsUsed}家客户` : undefined}
-            rules={[{ required: true, message: '请输入授权客户数' }]}
-          >
-            <InputNumber min={0} max={100000} precision={0} style={{ width: 180 }} />
-          </Form.Item>
-        )}
-        <Form.Item label="备注" name="remark">
-          <Input.TextArea maxLength={200} rows={2} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      )}
+      <Form.Item label="备注" name="remark">
+        <Input.TextArea maxLength={200} rows={2} />
+      </Form.Item>
+    </AdminFormModal>
   );
 }
 

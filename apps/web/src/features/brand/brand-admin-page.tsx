@@ -1,4 +1,4 @@
-import { ExclamationCircleOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { UploadOutlined } from '@ant-design/icons';
 import {
   BRAND_LOGO_MAX_BYTES,
   BRAND_LOGO_UPLOAD_PATH,
@@ -10,12 +10,19 @@ import {
   brandSaveCall,
   CODE,
 } from '@dzy/shared';
-import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, ColorPicker, Form, Input, Modal, Space, Switch, Table, Tag } from 'antd';
+import { Button, Card, ColorPicker, Form, Input, Space, Switch, Tag } from 'antd';
 import { useState } from 'react';
+import {
+  AdminFormModal,
+  AdminTable,
+  AdminToolbar,
+  actionsColumn,
+  useAdminList,
+  useConfirmDelete,
+  useEditing,
+} from '../../components/admin-list/admin-list';
 import { useDocumentTitle } from '../../lib/document-title';
 import { toast } from '../../lib/feedback';
-import { usePagedList } from '../../lib/paging';
 import { call } from '../../lib/request';
 
 const KEY = ['platform-brands'];
@@ -33,56 +40,34 @@ interface Values {
 /** 服务商品牌 (/platform/brand): the operator's providers, each with its own sign-in address /login/{fwsid}. */
 export function BrandAdminPage() {
   useDocumentTitle('服务商品牌');
-  const { modal } = App.useApp();
-  const queryClient = useQueryClient();
   const [keyword, setKeyword] = useState('');
-  const [editing, setEditing] = useState<BrandAdminItem | 'new' | null>(null);
-  const list = usePagedList(brandListCall, keyword ? { keyword } : {}, { queryKey: KEY });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
+  const editing = useEditing<BrandAdminItem>();
+  const { list, refresh } = useAdminList(brandListCall, keyword ? { keyword } : {}, KEY);
+  const confirmDelete = useConfirmDelete();
 
   const remove = (r: BrandAdminItem) =>
-    modal.confirm({
+    confirmDelete({
       title: '删除服务商',
       content: `确定删除「${r.name}」吗？其登录地址 /login/${r.fwsid} 将显示平台默认品牌。`,
-      okText: '删除',
-      cancelText: '取消',
-      icon: <ExclamationCircleOutlined />,
-      okButtonProps: { danger: true },
-      onOk: async () => {
-        try {
-          await call(brandDeleteCall, { id: r.id });
-          toast('success', '删除成功');
-          void refresh();
-        } catch {
-          // Told by the request client.
-        }
-      },
+      run: () => call(brandDeleteCall, { id: r.id }),
+      done: refresh,
     });
 
   return (
     <Card variant="borderless" title="服务商品牌">
-      <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
-        <Input.Search
-          allowClear
-          style={{ width: 260 }}
-          placeholder="按服务商名称或编码搜索"
-          onSearch={(v) => setKeyword(v.trim())}
-        />
-        <Space>
-          <Button icon={<ReloadOutlined />} onClick={() => void refresh()} aria-label="刷新" />
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            新增服务商
-          </Button>
-        </Space>
-      </Space>
-      <Table<BrandAdminItem>
+      <AdminToolbar
+        search={{ placeholder: '按服务商名称或编码搜索', onSearch: setKeyword }}
+        onRefresh={refresh}
+        addLabel="新增服务商"
+        onAdd={editing.add}
+      />
+      <AdminTable<BrandAdminItem>
         rowKey="id"
-        size="middle"
         loading={list.isFetching}
-        dataSource={list.data?.list ?? []}
+        rows={list.data?.list}
         pagination={list.pagination}
-        scroll={{ x: 960 }}
-        locale={{ emptyText: '暂无服务商' }}
+        scrollX={960}
+        emptyText="暂无服务商"
         columns={[
           {
             title: '服务商',
@@ -111,30 +96,19 @@ export function BrandAdminPage() {
             width: 80,
             render: (v: boolean) => (v ? <Tag color="green">启用</Tag> : <Tag>停用</Tag>),
           },
-          {
-            title: '操作',
-            key: 'actions',
-            width: 130,
-            fixed: 'right',
-            render: (_, r) => (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => setEditing(r)}>
-                  编辑
-                </Button>
-                <Button type="link" size="small" danger onClick={() => remove(r)}>
-                  删除
-                </Button>
-              </Space>
-            ),
-          },
+          actionsColumn((r) => [
+            { label: '编辑', onClick: () => editing.edit(r) },
+            { label: '删除', danger: true, onClick: () => remove(r) },
+          ]),
         ]}
       />
       <BrandForm
-        editing={editing}
-        onClose={() => setEditing(null)}
+        row={editing.row}
+        open={editing.open}
+        onClose={editing.close}
         onSaved={() => {
-          setEditing(null);
-          void refresh();
+          editing.close();
+          refresh();
         }}
       />
     </Card>
@@ -156,18 +130,18 @@ async function uploadLogo(file: File): Promise<{ file: string; url: string }> {
 }
 
 function BrandForm({
-  editing,
+  row,
+  open,
   onClose,
   onSaved,
 }: {
-  editing: BrandAdminItem | 'new' | null;
+  row: BrandAdminItem | null;
+  open: boolean;
   onClose: () => void;
   onSaved: () => void;
 }) {
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const [logoUrl, setLogoUrl] = useState('');
-  const row = editing && editing !== 'new' ? editing : null;
   const initial: Values = row
     ? {
         fwsid: row.fwsid,
@@ -181,111 +155,93 @@ function BrandForm({
     : { fwsid: '', name: '', primaryColor: '#1677ff', loginTitle: '', hotline: '', enabled: true, logoFile: '' };
   const shownLogo = logoUrl || row?.logoUrl || '';
   return (
-    <Modal
+    <AdminFormModal<Values>
       title={row ? '编辑服务商' : '新增服务商'}
-      open={editing !== null}
+      open={open}
       width={560}
-      okText="保存"
-      cancelText="取消"
-      confirmLoading={saving}
-      onOk={() => form.submit()}
+      form={form}
+      name="brandForm"
+      labelWidth={96}
+      initialValues={initial}
+      save={(v) => {
+        const body: BrandSaveBody = { ...v, ...(row ? { id: row.id } : {}) };
+        return call(brandSaveCall, body);
+      }}
+      onSaved={() => {
+        setLogoUrl('');
+        onSaved();
+      }}
       onCancel={() => {
         setLogoUrl('');
         onClose();
       }}
-      destroyOnHidden
     >
-      <Form<Values>
-        form={form}
-        name="brandForm"
-        layout="horizontal"
-        labelCol={{ flex: '96px' }}
-        wrapperCol={{ flex: 1 }}
-        colon={false}
-        initialValues={initial}
-        preserve={false}
-        onFinish={async (v) => {
-          setSaving(true);
-          try {
-            const body: BrandSaveBody = { ...v, ...(row ? { id: row.id } : {}) };
-            await call(brandSaveCall, body);
-            toast('success', '保存成功');
-            setLogoUrl('');
-            onSaved();
-          } catch {
-            // Told by the request client.
-          } finally {
-            setSaving(false);
-          }
-        }}
+      <Form.Item
+        label="服务商编码"
+        name="fwsid"
+        extra="用于登录地址 /#/login/编码"
+        rules={[
+          { required: true, message: '请输入服务商编码' },
+          { pattern: /^[a-z0-9][a-z0-9-]{1,31}$/, message: BRAND_MSG.fwsidBad },
+        ]}
       >
-        <Form.Item
-          label="服务商编码"
-          name="fwsid"
-          extra="用于登录地址 /#/login/编码"
-          rules={[
-            { required: true, message: '请输入服务商编码' },
-            { pattern: /^[a-z0-9][a-z0-9-]{1,31}$/, message: BRAND_MSG.fwsidBad },
-          ]}
-        >
-          <Input maxLength={32} placeholder="如 huaxia" />
-        </Form.Item>
-        <Form.Item label="服务商名称" name="name" rules={[{ required: true, message: BRAND_MSG.nameRequired }]}>
-          <Input maxLength={40} />
-        </Form.Item>
-        <Form.Item label="标志">
-          <Space>
-            {shownLogo ? (
-              <img src={shownLogo} alt="标志" style={{ height: 40, maxWidth: 160, objectFit: 'contain' }} />
-            ) : null}
-            <Button icon={<UploadOutlined />} onClick={() => document.getElementById('brand-logo-input')?.click()}>
-              上传标志
-            </Button>
-            <input
-              id="brand-logo-input"
-              type="file"
-              accept="image/png,image/jpeg,image/webp"
-              style={{ display: 'none' }}
-              onChange={async (e) => {
-                const f = e.target.files?.[0];
-                e.target.value = '';
-                if (!f) return;
-                try {
-                  const up = await uploadLogo(f);
-                  form.setFieldValue('logoFile', up.file);
-                  setLogoUrl(up.url);
-                } catch (err) {
-                  toast('error', (err as Error).message);
-                }
-              }}
-            />
-          </Space>
-        </Form.Item>
-        <Form.Item name="logoFile" hidden>
-          <Input />
-        </Form.Item>
-        <Form.Item
-          label="主题色"
-          name="primaryColor"
-          getValueFromEvent={(c: { toHexString(): string }) => c.toHexString()}
-          rules={[{ required: true, message: BRAND_MSG.colorBad }]}
-        >
-          <ColorPicker showText disabledAlpha />
-        </Form.Item>
-        <Form.Item label="登录页标题" name="loginTitle">
-          <Input maxLength={40} placeholder="留空则显示服务商名称" />
-        </Form.Item>
-        <Form.Item
-          label="服务热线"
-          name="hotline"
-          rules={[{ pattern: /^$|^[0-9][0-9 -]{1,18}[0-9]$/, message: BRAND_MSG.hotlineBad }]}
-        >
-          <Input maxLength={20} placeholder="如 400-123-4567" />
-        </Form.Item>
-        <Form.Item label="启用" name="enabled" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input maxLength={32} placeholder="如 huaxia" />
+      </Form.Item>
+      <Form.Item label="服务商名称" name="name" rules={[{ required: true, message: BRAND_MSG.nameRequired }]}>
+        <Input maxLength={40} />
+      </Form.Item>
+      <Form.Item label="标志">
+        <Space>
+          {shownLogo ? (
+            <img src={shownLogo} alt="标志" style={{ height: 40, maxWidth: 160, objectFit: 'contain' }} />
+          ) : null}
+          <Button icon={<UploadOutlined />} onClick={() => document.getElementById('brand-logo-input')?.click()}>
+            上传标志
+          </Button>
+          <input
+            id="brand-logo-input"
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            style={{ display: 'none' }}
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (!f) return;
+              try {
+                const up = await uploadLogo(f);
+                form.setFieldValue('logoFile', up.file);
+                setLogoUrl(up.url);
+              } catch (err) {
+                toast('error', (err as Error).message);
+              }
+            }}
+          />
+        </Space>
+      </Form.Item>
+      <Form.Item name="logoFile" hidden>
+        <Input />
+      </Form.Item>
+      <Form.Item
+        label="主题色"
+        name="primaryColor"
+        getValueFromEvent={(c: { toHexString(): string }) => c.toHexString()}
+        rules={[{ required: true, message: BRAND_MSG.colorBad }]}
+      >
+        <ColorPicker showText disabledAlpha />
+      </Form.Item>
+      <Form.Item label="登录页标题" name="loginTitle">
+        <Input maxLength={40} placeholder="留空则显示服务商名称" />
+      </Form.Item>
+      <Form.Item
+        label="服务热线"
+        name="hotline"
+        rules={[{ pattern: /^$|^[0-9][0-9 -]{1,18}[0-9]$/, message: BRAND_MSG.hotlineBad }]}
+      >
+        <Input maxLength={20} placeholder="如 400-123-4567" />
+      </Form.Item>
+      <Form.Item label="启用" name="enabled" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </AdminFormModal>
   );
 }

@@ -1,4 +1,3 @@
-import { ExclamationCircleOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import {
   type AqUrlItem,
   type DictItem,
@@ -10,12 +9,20 @@ import {
   saveDictCall,
 } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, InputNumber, Modal, Select, Space, Switch, Table, Tabs, Tag } from 'antd';
+import { Card, Form, Input, InputNumber, Select, Switch, Tabs, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import {
+  AdminFormModal,
+  AdminTable,
+  AdminToolbar,
+  actionsColumn,
+  useAdminList,
+  useConfirmDelete,
+  useEditing,
+} from '../../components/admin-list/admin-list';
 import { useDocumentTitle } from '../../lib/document-title';
 import { toast } from '../../lib/feedback';
-import { usePagedList } from '../../lib/paging';
 import { call } from '../../lib/request';
 
 type Row = DictItem & { typeName: string };
@@ -46,61 +53,46 @@ export function DictAdminPage() {
 }
 
 function DictTab() {
-  const { modal } = App.useApp();
-  const queryClient = useQueryClient();
   const [dictType, setDictType] = useState<string | undefined>();
   const [label, setLabel] = useState('');
-  const [editing, setEditing] = useState<Row | 'new' | null>(null);
-  const list = usePagedList(
+  const editing = useEditing<Row>();
+  const { list, refresh } = useAdminList(
     listDictAdminCall,
     { ...(dictType ? { dictType } : {}), ...(label ? { label } : {}) },
-    { queryKey: DICT_KEY },
+    DICT_KEY,
   );
   const types = list.data?.types ?? [];
-  const refresh = () => queryClient.invalidateQueries({ queryKey: DICT_KEY });
+  const confirmDelete = useConfirmDelete();
 
-  const save = async (body: DictValues & { id?: number }) => {
+  const toggle = async (r: Row, enabled: boolean) => {
     try {
-      await call(saveDictCall, body);
+      await call(saveDictCall, {
+        id: r.id,
+        dictType: r.dictType,
+        typeName: r.typeName,
+        dictCode: r.code,
+        label: r.label,
+        sort: r.sort,
+        enabled,
+      });
       toast('success', '保存成功');
-      void refresh();
-      return true;
+      refresh();
     } catch {
-      return false;
+      // Told by the request client.
     }
   };
   const remove = (r: Row) =>
-    modal.confirm({
+    confirmDelete({
       title: '删除字典值',
       content: `确定删除「${r.typeName}」中的「${r.label}」吗？删除后各页面不再提供该选项。`,
-      okText: '删除',
-      cancelText: '取消',
-      icon: <ExclamationCircleOutlined />,
-      okButtonProps: { danger: true },
-      onOk: async () => {
-        try {
-          await call(deleteDictCall, { id: r.id });
-          toast('success', '删除成功');
-          void refresh();
-        } catch {
-          // Told by the request client.
-        }
-      },
+      run: () => call(deleteDictCall, { id: r.id }),
+      done: refresh,
     });
-  const toBody = (r: Row, enabled: boolean) => ({
-    id: r.id,
-    dictType: r.dictType,
-    typeName: r.typeName,
-    dictCode: r.code,
-    label: r.label,
-    sort: r.sort,
-    enabled,
-  });
 
   return (
     <>
-      <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
-        <Space wrap>
+      <AdminToolbar
+        filters={
           <Select
             allowClear
             style={{ width: 220 }}
@@ -109,28 +101,19 @@ function DictTab() {
             onChange={setDictType}
             options={types.map((t) => ({ value: t.dictType, label: `${t.name}（${t.dictType}）` }))}
           />
-          <Input.Search
-            allowClear
-            style={{ width: 220 }}
-            placeholder="按名称搜索"
-            onSearch={(v) => setLabel(v.trim())}
-          />
-        </Space>
-        <Space>
-          <Button icon={<ReloadOutlined />} onClick={() => void refresh()} aria-label="刷新" />
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            新增字典值
-          </Button>
-        </Space>
-      </Space>
-      <Table<Row>
+        }
+        search={{ placeholder: '按名称搜索', width: 220, onSearch: setLabel }}
+        onRefresh={refresh}
+        addLabel="新增字典值"
+        onAdd={editing.add}
+      />
+      <AdminTable<Row>
         rowKey="id"
-        size="middle"
         loading={list.isFetching}
-        dataSource={list.data?.list ?? []}
+        rows={list.data?.list}
         pagination={list.pagination}
-        scroll={{ x: 860 }}
-        locale={{ emptyText: '暂无字典值' }}
+        scrollX={860}
+        emptyText="暂无字典值"
         columns={[
           {
             title: '字典类型',
@@ -150,35 +133,24 @@ function DictTab() {
             dataIndex: 'enabled',
             width: 80,
             render: (v: boolean, r) => (
-              <Switch size="small" checked={v} onChange={(on) => void save(toBody(r, on))} aria-label="启用" />
+              <Switch size="small" checked={v} onChange={(on) => void toggle(r, on)} aria-label="启用" />
             ),
           },
-          {
-            title: '操作',
-            key: 'actions',
-            width: 130,
-            fixed: 'right',
-            render: (_, r) => (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => setEditing(r)}>
-                  编辑
-                </Button>
-                <Button type="link" size="small" danger onClick={() => remove(r)}>
-                  删除
-                </Button>
-              </Space>
-            ),
-          },
+          actionsColumn((r) => [
+            { label: '编辑', onClick: () => editing.edit(r) },
+            { label: '删除', danger: true, onClick: () => remove(r) },
+          ]),
         ]}
       />
       <DictForm
-        editing={editing}
+        row={editing.row}
+        open={editing.open}
         typeOptions={types}
         defaultType={dictType}
-        onClose={() => setEditing(null)}
-        onSave={async (v) => {
-          const ok = await save({ ...v, ...(editing && editing !== 'new' ? { id: editing.id } : {}) });
-          if (ok) setEditing(null);
+        onClose={editing.close}
+        onSaved={() => {
+          editing.close();
+          refresh();
         }}
       />
     </>
@@ -186,21 +158,20 @@ function DictTab() {
 }
 
 function DictForm({
-  editing,
+  row,
+  open,
   typeOptions,
   defaultType,
   onClose,
-  onSave,
+  onSaved,
 }: {
-  editing: Row | 'new' | null;
+  row: Row | null;
+  open: boolean;
   typeOptions: { dictType: string; name: string }[];
   defaultType: string | undefined;
   onClose: () => void;
-  onSave: (v: DictValues) => Promise<void>;
+  onSaved: () => void;
 }) {
-  const [form] = Form.useForm<DictValues>();
-  const [saving, setSaving] = useState(false);
-  const row = editing && editing !== 'new' ? editing : null;
   const fromType = typeOptions.find((t) => t.dictType === defaultType);
   const initial: DictValues = row
     ? {
@@ -213,115 +184,91 @@ function DictForm({
       }
     : { dictType: defaultType ?? '', typeName: fromType?.name ?? '', dictCode: '', label: '', sort: 0, enabled: true };
   return (
-    <Modal
+    <AdminFormModal<DictValues>
       title={row ? '编辑字典值' : '新增字典值'}
-      open={editing !== null}
-      width={520}
-      okText="保存"
-      cancelText="取消"
-      confirmLoading={saving}
-      onOk={() => form.submit()}
+      open={open}
+      name="dictForm"
+      initialValues={initial}
+      save={(v) =>
+        call(saveDictCall, {
+          ...v,
+          dictType: v.dictType.trim(),
+          dictCode: v.dictCode.trim(),
+          ...(row ? { id: row.id } : {}),
+        })
+      }
+      onSaved={onSaved}
       onCancel={onClose}
-      destroyOnHidden
     >
-      <Form<DictValues>
-        form={form}
-        name="dictForm"
-        layout="horizontal"
-        labelCol={{ flex: '84px' }}
-        wrapperCol={{ flex: 1 }}
-        colon={false}
-        initialValues={initial}
-        preserve={false}
-        onFinish={async (v) => {
-          setSaving(true);
-          await onSave({ ...v, dictType: v.dictType.trim(), dictCode: v.dictCode.trim() });
-          setSaving(false);
-        }}
+      <Form.Item
+        label="字典类型"
+        name="dictType"
+        rules={[
+          { required: true, message: '请输入字典类型' },
+          { pattern: /^[a-z][a-z0-9_]*$/, message: '字典类型只能包含小写字母、数字和下划线，并以字母开头' },
+        ]}
       >
-        <Form.Item
-          label="字典类型"
-          name="dictType"
-          rules={[
-            { required: true, message: '请输入字典类型' },
-            { pattern: /^[a-z][a-z0-9_]*$/, message: '字典类型只能包含小写字母、数字和下划线，并以字母开头' },
-          ]}
-        >
-          <Input placeholder="如 agency_scale" maxLength={40} disabled={row !== null} />
-        </Form.Item>
-        <Form.Item label="类型名称" name="typeName" rules={[{ required: true, message: '请输入类型名称' }]}>
-          <Input placeholder="如 机构规模（修改将作用于该类型的全部值）" maxLength={20} />
-        </Form.Item>
-        <Form.Item
-          label="编码"
-          name="dictCode"
-          rules={[
-            { required: true, message: '请输入编码' },
-            { pattern: /^[A-Za-z0-9_.-]+$/, message: '编码只能包含字母、数字、下划线、点和横线' },
-          ]}
-        >
-          <Input maxLength={40} />
-        </Form.Item>
-        <Form.Item label="名称" name="label" rules={[{ required: true, message: '请输入名称' }]}>
-          <Input maxLength={40} />
-        </Form.Item>
-        <Form.Item label="排序" name="sort" rules={[{ required: true, message: '排序须为整数' }]}>
-          <InputNumber min={0} max={9999} precision={0} style={{ width: 140 }} />
-        </Form.Item>
-        <Form.Item label="启用" name="enabled" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input placeholder="如 agency_scale" maxLength={40} disabled={row !== null} />
+      </Form.Item>
+      <Form.Item label="类型名称" name="typeName" rules={[{ required: true, message: '请输入类型名称' }]}>
+        <Input placeholder="如 机构规模（修改将作用于该类型的全部值）" maxLength={20} />
+      </Form.Item>
+      <Form.Item
+        label="编码"
+        name="dictCode"
+        rules={[
+          { required: true, message: '请输入编码' },
+          { pattern: /^[A-Za-z0-9_.-]+$/, message: '编码只能包含字母、数字、下划线、点和横线' },
+        ]}
+      >
+        <Input maxLength={40} />
+      </Form.Item>
+      <Form.Item label="名称" name="label" rules={[{ required: true, message: '请输入名称' }]}>
+        <Input maxLength={40} />
+      </Form.Item>
+      <Form.Item label="排序" name="sort" rules={[{ required: true, message: '排序须为整数' }]}>
+        <InputNumber min={0} max={9999} precision={0} style={{ width: 140 }} />
+      </Form.Item>
+      <Form.Item label="启用" name="enabled" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </AdminFormModal>
   );
 }
 
 function AqUrlTab() {
-  const { modal } = App.useApp();
-  const queryClient = useQueryClient();
-  const [editing, setEditing] = useState<AqUrlItem | 'new' | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [form] = Form.useForm<{ regionCode: string; url: string }>();
+  const editing = useEditing<AqUrlItem>();
   const list = useQuery({ queryKey: AQ_KEY, queryFn: () => call(listAqUrlCall, {}) });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: AQ_KEY });
-  const row = editing && editing !== 'new' ? editing : null;
+  const queryClient = useQueryClient();
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: AQ_KEY });
+  const confirmDelete = useConfirmDelete();
+  const row = editing.row;
 
   const remove = (r: AqUrlItem) =>
-    modal.confirm({
+    confirmDelete({
       title: '删除 AI 咨询地址',
       content: `确定删除「${r.regionName}」的地址吗？该地区的机构将改用上级地区或全国默认地址，都没有时显示未配置。`,
-      okText: '删除',
-      cancelText: '取消',
-      icon: <ExclamationCircleOutlined />,
-      okButtonProps: { danger: true },
-      onOk: async () => {
-        try {
-          await call(deleteAqUrlCall, { regionCode: r.regionCode });
-          toast('success', '删除成功');
-          void refresh();
-        } catch {
-          // Told by the request client.
-        }
-      },
+      run: () => call(deleteAqUrlCall, { regionCode: r.regionCode }),
+      done: refresh,
     });
 
   return (
     <>
-      <Space style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
-        <span className="dzy-muted-text">
-          机构打开 AI 咨询时，依次使用其所在区县、地市、省份的地址，都没有时使用全国默认地址。
-        </span>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-          设置地址
-        </Button>
-      </Space>
-      <Table<AqUrlItem>
+      <AdminToolbar
+        filters={
+          <span className="dzy-muted-text">
+            机构打开 AI 咨询时，依次使用其所在区县、地市、省份的地址，都没有时使用全国默认地址。
+          </span>
+        }
+        addLabel="设置地址"
+        onAdd={editing.add}
+      />
+      <AdminTable<AqUrlItem>
         rowKey="regionCode"
-        size="middle"
         loading={list.isFetching}
-        dataSource={list.data ?? []}
+        rows={list.data}
         pagination={false}
-        locale={{ emptyText: '尚未配置任何地区的 AI 咨询地址，各机构打开时将提示未配置' }}
+        emptyText="尚未配置任何地区的 AI 咨询地址，各机构打开时将提示未配置"
         columns={[
           {
             title: '地区',
@@ -340,77 +287,46 @@ function AqUrlTab() {
             width: 160,
             render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
           },
-          {
-            title: '操作',
-            key: 'actions',
-            width: 130,
-            render: (_, r) => (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => setEditing(r)}>
-                  编辑
-                </Button>
-                <Button type="link" size="small" danger onClick={() => remove(r)}>
-                  删除
-                </Button>
-              </Space>
-            ),
-          },
+          actionsColumn(
+            (r) => [
+              { label: '编辑', onClick: () => editing.edit(r) },
+              { label: '删除', danger: true, onClick: () => remove(r) },
+            ],
+            { fixed: false },
+          ),
         ]}
       />
-      <Modal
+      <AdminFormModal<{ regionCode: string; url: string }>
         title={row ? '编辑 AI 咨询地址' : '设置 AI 咨询地址'}
-        open={editing !== null}
-        width={520}
-        okText="保存"
-        cancelText="取消"
-        confirmLoading={saving}
-        onOk={() => form.submit()}
-        onCancel={() => setEditing(null)}
-        destroyOnHidden
+        open={editing.open}
+        name="aqUrlForm"
+        initialValues={row ? { regionCode: row.regionCode, url: row.url } : { regionCode: '', url: '' }}
+        save={(v) => call(saveAqUrlCall, { regionCode: v.regionCode.trim(), url: v.url.trim() })}
+        onSaved={() => {
+          refresh();
+          editing.close();
+        }}
+        onCancel={editing.close}
       >
-        <Form
-          form={form}
-          name="aqUrlForm"
-          layout="horizontal"
-          labelCol={{ flex: '84px' }}
-          wrapperCol={{ flex: 1 }}
-          colon={false}
-          preserve={false}
-          initialValues={row ? { regionCode: row.regionCode, url: row.url } : { regionCode: '', url: '' }}
-          onFinish={async (v) => {
-            setSaving(true);
-            try {
-              await call(saveAqUrlCall, { regionCode: v.regionCode.trim(), url: v.url.trim() });
-              toast('success', '保存成功');
-              void refresh();
-              setEditing(null);
-            } catch {
-              // Told by the request client.
-            } finally {
-              setSaving(false);
-            }
-          }}
+        <Form.Item
+          label="地区编码"
+          name="regionCode"
+          extra="省、市或区县的6位编码，如 330000 浙江省、330100 杭州市；留空为全国默认"
+          rules={[{ pattern: /^(\d{6})?$/, message: '地区编码须为6位数字（留空表示全国默认）' }]}
         >
-          <Form.Item
-            label="地区编码"
-            name="regionCode"
-            extra="省、市或区县的6位编码，如 330000 浙江省、330100 杭州市；留空为全国默认"
-            rules={[{ pattern: /^(\d{6})?$/, message: '地区编码须为6位数字（留空表示全国默认）' }]}
-          >
-            <Input maxLength={6} inputMode="numeric" disabled={row !== null} placeholder="留空为全国默认" />
-          </Form.Item>
-          <Form.Item
-            label="地址"
-            name="url"
-            rules={[
-              { required: true, message: '请输入以 https:// 或 http:// 开头的地址' },
-              { pattern: /^https?:\/\/\S+$/i, message: '请输入以 https:// 或 http:// 开头的地址' },
-            ]}
-          >
-            <Input placeholder="https://" maxLength={500} />
-          </Form.Item>
-        </Form>
-      </Modal>
+          <Input maxLength={6} inputMode="numeric" disabled={row !== null} placeholder="留空为全国默认" />
+        </Form.Item>
+        <Form.Item
+          label="地址"
+          name="url"
+          rules={[
+            { required: true, message: '请输入以 https:// 或 http:// 开头的地址' },
+            { pattern: /^https?:\/\/\S+$/i, message: '请输入以 https:// 或 http:// 开头的地址' },
+          ]}
+        >
+          <Input placeholder="https://" maxLength={500} />
+        </Form.Item>
+      </AdminFormModal>
     </>
   );
 }

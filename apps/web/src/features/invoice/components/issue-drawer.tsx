@@ -6,6 +6,7 @@ import {
   computeInvoice,
   findInvoiceCodes,
   INVOICE_RATE_NAMES,
+  type IssueForm,
   type IssueLine,
   invoiceCodeOf,
   issueCall,
@@ -29,6 +30,7 @@ import {
   Space,
   Switch,
   Table,
+  Tag,
   Typography,
 } from 'antd';
 import { useState } from 'react';
@@ -52,6 +54,9 @@ export function IssueDrawer(props: {
   open: boolean;
   aeiId: number;
   nsrlx: '0' | '1';
+  /** The client's 开票方式 (billingSummary): sent with the form, so a method changed meanwhile is refused. */
+  kpfs: string;
+  kpfsLabel: string;
   onClose: () => void;
   onIssued: (inv: OutInvoiceDetail) => void;
 }) {
@@ -75,6 +80,7 @@ export function IssueDrawer(props: {
     aeiId,
     requestId,
     fplx,
+    kpfs: props.kpfs as IssueForm['kpfs'],
     buyer: { ...buyer, taxNo: normalizeTaxNumber(buyer.taxNo) },
     priceInclTax: incl,
     lines: lines.map(({ key: _k, ...l }) => l),
@@ -170,6 +176,10 @@ export function IssueDrawer(props: {
       ) : (
         <div className="dzy-inv-form">
           <div className="dzy-inv-row">
+            <span className="dzy-inv-label">开票方式</span>
+            <Tag color="blue" data-testid="invoice-kpfs">
+              {props.kpfsLabel}
+            </Tag>
             <span className="dzy-inv-label">发票类型</span>
             <Radio.Group
               value={fplx}
@@ -385,6 +395,7 @@ export function IssueDrawer(props: {
         {computed.ok ? (
           <>
             <Descriptions size="small" column={2} bordered>
+              <Descriptions.Item label="开票方式">{props.kpfsLabel}</Descriptions.Item>
               <Descriptions.Item label="发票类型">数电{OUT_KIND_NAMES[fplx]}</Descriptions.Item>
               <Descriptions.Item label="购买方">
                 {buyer.name}（{normalizeTaxNumber(buyer.taxNo)}）

@@ -170,7 +170,7 @@ export function XxfpPage() {
         <div className="dzy-inv-actions">
           {can(['invoice:output:batch']) ? (
             <Button
-              disabled={!chosen || Boolean(s?.blocked)}
+              disabled={!chosen || Boolean(s?.blocked || s?.kpfsBlocked)}
               onClick={() => chosen && gate(BENEFIT_MENU.invoiceIssue, [chosen], () => setBatch(true))}
               data-testid="invoice-open-batch"
             >
@@ -187,7 +187,7 @@ export function XxfpPage() {
             <Button
               type="primary"
               icon={<PlusOutlined />}
-              disabled={!chosen || !s || Boolean(s.blocked)}
+              disabled={!chosen || !s || Boolean(s.blocked || s.kpfsBlocked)}
               onClick={() => chosen && gate(BENEFIT_MENU.invoiceIssue, [chosen], () => setIssuing(true))}
               data-testid="invoice-open-issue"
             >
@@ -203,6 +203,9 @@ export function XxfpPage() {
       ) : (
         <>
           {s?.blocked ? <Alert type="error" showIcon message={`${s.blocked}（开票已限制）`} /> : null}
+          {s?.kpfsBlocked ? (
+            <Alert type="warning" showIcon message={s.kpfsBlocked} data-testid="invoice-kpfs-blocked" />
+          ) : null}
           <div className="dzy-card dzy-inv-stats" data-testid="invoice-summary">
             <Statistic title="本月发票" value={s?.count ?? 0} suffix="张" />
             <Statistic title="合计金额" value={s?.hjje ?? '0.00'} prefix="¥" />
@@ -303,6 +306,8 @@ export function XxfpPage() {
           open={issuing}
           aeiId={chosen}
           nsrlx={s.nsrlx}
+          kpfs={s.kpfs}
+          kpfsLabel={s.kpfsLabel}
           onClose={() => setIssuing(false)}
           onIssued={refresh}
         />
