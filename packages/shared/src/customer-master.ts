@@ -253,7 +253,8 @@ export const printSettingsGetCall = defineCall({
 export const printSettingsSaveCall = defineCall({
   path: 'user/print/savePrintSetting',
   summary: '打印设置：保存本机构的打印设置',
-  access: 'customer:edit',
+  // Agency-wide, like the agency's other settings: not every member who edits clients (issue 18 review).
+  access: 'agency:info:edit',
   body: printSettingsSchema,
   data: printSettingsSchema,
 });

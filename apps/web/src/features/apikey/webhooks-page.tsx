@@ -38,6 +38,19 @@ import { useState } from 'react';
 import { useDocumentTitle } from '../../lib/document-title';
 import { toast } from '../../lib/feedback';
 import { usePagedList } from '../../lib/paging';
+
+/**
+ * A URL as pasted or typed with an IME on: spaces around it dropped and full-width ASCII (ｈｔｔｐｓ：／／)
+ * made half width, so the form checks and sends what the server will keep. A URL holds only ASCII.
+ */
+const urlInput = (value: unknown) =>
+  typeof value === 'string'
+    ? value
+        .replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+        .replace(/\u3000/g, ' ')
+        .trim()
+    : value;
+
 import { call } from '../../lib/request';
 import { SecretDialog } from './api-keys-page';
 
@@ -203,7 +216,7 @@ function WebhookDialog({
     const v = await form.validateFields();
     setSaving(true);
     try {
-      const body = { url: v.url.trim(), events: v.events, remark: (v.remark ?? '').trim() };
+      const body = { url: String(urlInput(v.url)), events: v.events, remark: (v.remark ?? '').trim() };
       if (webhook) {
         await call(webhookUpdateCall, { ...body, id: webhook.id });
         toast('success', APIKEY_MSG.saved);
@@ -239,6 +252,7 @@ function WebhookDialog({
         <Form.Item
           name="url"
           label="接收地址"
+          normalize={urlInput}
           rules={[
             { required: true, whitespace: true, message: APIKEY_MSG.urlRequired },
             { pattern: /^https?:\/\/[^\s/]+/i, message: APIKEY_MSG.urlBad },

@@ -2,6 +2,7 @@ import {
   clearAgencyCacheCall,
   DEFAULT_PRINT_SETTINGS,
   defKpTypeCall,
+  halfWidth,
   JGLX_OPTIONS,
   jglxBatchCall,
   KPFS_OPTIONS,
@@ -18,6 +19,9 @@ import { useHasPerm } from '../../../components/auth';
 import { call } from '../../../lib/request';
 import { act, CUSTOMER_KEYS } from '../api';
 
+/** Number boxes read full-width digits typed with an IME on (１０ → 10) instead of dropping them. */
+const digitsParser = (v: string | undefined): string => halfWidth(v ?? '').replace(/[^\d]/g, '');
+
 /**
  * 客户设置: the agency's default invoicing method and print settings, institution type and invoicing
  * method for the selected clients, and clearing one's remembered filters and drafts.
@@ -33,6 +37,8 @@ export function ClientSettingsDialog({
 }) {
   const can = useHasPerm();
   const editable = can(['customer:edit']);
+  // Print settings are agency-wide: the agency settings permission, as the server asks.
+  const printEditable = can(['agency:info:edit']);
   const queryClient = useQueryClient();
   const [form] = Form.useForm<PrintSettings>();
   const print = useQuery({
@@ -116,7 +122,7 @@ export function ClientSettingsDialog({
       </Space>
       <Divider />
       <Typography.Title level={5}>打印设置</Typography.Title>
-      <Form form={form} layout="inline" disabled={!editable} initialValues={DEFAULT_PRINT_SETTINGS}>
+      <Form form={form} layout="inline" disabled={!printEditable} initialValues={DEFAULT_PRINT_SETTINGS}>
         <Form.Item name="paper" label="纸张">
           <Select style={{ width: 100 }} options={PRINT_PAPERS.map((p) => ({ value: p, label: p }))} />
         </Form.Item>
@@ -129,10 +135,10 @@ export function ClientSettingsDialog({
           />
         </Form.Item>
         <Form.Item name="marginMm" label="页边距(毫米)" rules={[{ required: true, message: '请输入页边距' }]}>
-          <InputNumber min={0} max={30} precision={0} />
+          <InputNumber<number | string> min={0} max={30} precision={0} parser={digitsParser} />
         </Form.Item>
         <Form.Item name="copies" label="份数" rules={[{ required: true, message: '请输入份数' }]}>
-          <InputNumber min={1} max={10} precision={0} />
+          <InputNumber<number | string> min={1} max={10} precision={0} parser={digitsParser} />
         </Form.Item>
         <Form.Item name="showAgencyName" label="显示机构名称" valuePropName="checked">
           <Switch />
@@ -141,11 +147,17 @@ export function ClientSettingsDialog({
           <Switch />
         </Form.Item>
       </Form>
-      <div style={{ textAlign: 'right', marginTop: 12 }}>
-        <Button type="primary" disabled={!editable} onClick={savePrint}>
-          保存打印设置
-        </Button>
-      </div>
+      {printEditable ? (
+        <div style={{ textAlign: 'right', marginTop: 12 }}>
+          <Button type="primary" onClick={savePrint}>
+            保存打印设置
+          </Button>
+        </div>
+      ) : (
+        <Typography.Text type="secondary" style={{ display: 'block', marginTop: 12 }}>
+          打印设置为全机构设置，仅机构管理员可修改
+        </Typography.Text>
+      )}
       <Divider />
       <Space>
         <Button

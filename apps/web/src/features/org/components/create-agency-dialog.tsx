@@ -17,7 +17,7 @@ import { useDict } from '../../dicts/use-dict';
 import { agencyTaxChangeProblem } from '../agency-tax';
 import { loadRegions, ORG_KEYS, useAgencyRelation } from '../api';
 
-interface RegionOption {
+export interface RegionOption {
   value: string;
   label: string;
   isLeaf: boolean;
@@ -38,8 +38,8 @@ const SCALE_FALLBACK = AGENCY_SCALE_OPTIONS.map((o) => ({ code: String(o.value),
 /** 会计人数 keeps the fixed bands: it is not a dictionary the operator edits. */
 export const STAFF_NUM_OPTIONS = AGENCY_SCALE_OPTIONS.map((o) => ({ value: o.value, label: o.label }));
 
-/** Province → city → district, each level fetched when its parent is opened. */
-function useRegionOptions(open: boolean) {
+/** Province → city → district, each level fetched when its parent is opened (also the factory application). */
+export function useRegionOptions(open: boolean) {
   const [options, setOptions] = useState<RegionOption[]>([]);
   useEffect(() => {
     if (!open || options.length > 0) return;

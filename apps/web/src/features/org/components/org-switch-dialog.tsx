@@ -1,11 +1,12 @@
 import { CheckCircleFilled, PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { getOrgListCall, type OrgListItem } from '@dzy/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Empty, Input, Modal, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Input, Modal, Space, Spin, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { UserAvatar } from '../../../components/user-avatar';
 import { call } from '../../../lib/request';
 import { useSessionInfo } from '../../../lib/session';
+import { KjgcApplyButton } from '../../kjgc/kjgc-apply-dialog';
 import { ORG_KEYS, useAgencyRelation } from '../api';
 import { useSwitchOrg } from '../use-switch-org';
 
@@ -139,9 +140,12 @@ export function OrgSwitchDialog({
       )}
       <div className="dzy-org-footer">
         <Typography.Text type="secondary">没有找到您的机构？</Typography.Text>
-        <Button icon={<PlusOutlined />} onClick={onCreate} disabled={pending}>
-          创建代理机构
-        </Button>
+        <Space>
+          <Button icon={<PlusOutlined />} onClick={onCreate} disabled={pending}>
+            创建代理机构
+          </Button>
+          <KjgcApplyButton />
+        </Space>
       </div>
     </Modal>
   );
