@@ -99,7 +99,7 @@ describe('flows that stopped half-way', () => {
     await page.getByRole('button', { name: '开始检查' }).click();
     const picker = page.getByRole('dialog', { name: '选择企业' });
     await visible(picker);
-    const boxes = picker.locator('tr.ant-table-row input[type=checkbox]');
+    const boxes = picker.getByRole('checkbox');
     await visible(boxes);
     await boxes.nth(0).check();
     await boxes.nth(1).check();

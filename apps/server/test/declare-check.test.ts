@@ -287,7 +287,7 @@ describe('validation, tenancy and data scope', () => {
   it('refuses a bad period, an empty choice and ids of another tenant, changing nothing', async () => {
     const before = await t.ownerQuery<{ n: number }>('select count(*)::int as n from check_batches');
     const early = await start({ ssq: '2019-07' });
-    expect([early.code, early.msg]).toEqual([CODE.BAD_REQUEST, '所属期：须在2019-08至上月之间']);
+    expect([early.code, early.msg]).toEqual([CODE.BAD_REQUEST, '所属期：须在2019-08至两个月前之间']);
     const bad = await start({ ssq: '2024-13' });
     expect([bad.code, bad.msg]).toEqual([CODE.BAD_REQUEST, '所属期：请选择月份（yyyy-MM）']);
     const empty = await start({ scope: 'selected', aeiIds: [] });

@@ -40,20 +40,24 @@ export const CHECK_MSG = {
   notRunning: '该检查已结束',
   notYours: '只能检查您负责的企业',
   ssqFormat: '请选择月份（yyyy-MM）',
-  ssqRange: `须在${SSQ_MIN}至上月之间`,
+  ssqRange: `须在${SSQ_MIN}至两个月前之间`,
   noTaxNumber: '企业税号未填写',
   /** Every chosen enterprise is blocked by the 申报 contract reminder (level 2, 提醒并限制操作). */
   allBlocked: '所选企业均因合同欠费、到期或无有效合同被限制检查，请续费、新建合同或在合同提醒设置中调整后再检查',
   blockedTitle: '以下企业因合同提醒被限制，未检查',
 } as const;
 
-/** The tax period a check defaults to: the previous month (the period being filed now), YYYY-MM. */
+/**
+ * The tax period a check defaults to and the latest it may take: two months before now, YYYY-MM
+ * (tax-bureau.md §5: the month picker disables months after two months before now; the period defaults
+ * to two months earlier). Issue 18 point 7 replaced the earlier "previous month" (docs/decisions.md).
+ */
 export function defaultSsq(now = new Date()): string {
-  const d = new Date(now.getFullYear(), now.getMonth() - 1, 1);
+  const d = new Date(now.getFullYear(), now.getMonth() - 2, 1);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
 }
 
-/** Whether a period may be checked: from 2019-08 up to the previous month. */
+/** Whether a period may be checked: from 2019-08 up to two months before now. */
 export const ssqAllowed = (ssq: string, now = new Date()) => ssq >= SSQ_MIN && ssq <= defaultSsq(now);
 
 export const MSG_TYPE_OPTIONS = (Object.entries(MSG_TYPE_NAMES) as [string, string][]).map(([value, label]) => ({

@@ -52,7 +52,8 @@ export function RequireAuth() {
   }
   if (!session.data) {
     const exit = getSignOutExit();
-    const to = exit && !exit.keepRedirect ? LOGIN_PATH : loginPathFor(location.pathname + location.search);
+    const to =
+      exit && !exit.keepRedirect ? (exit.loginPath ?? LOGIN_PATH) : loginPathFor(location.pathname + location.search);
     // Keyed by the location: a Back that lands here while the sign-out is under way is a new location,
     // and an already mounted <Navigate> would not fire again (it navigates once, on mount).
     return <Navigate key={location.key} to={to} replace state={exit?.notice ? { notice: exit.notice } : undefined} />;

@@ -81,6 +81,11 @@ export const SHELL_PAGES: Readonly<Record<string, LazyPage>> = {
 
 /** Pages every signed-in user has, whatever the menu says (foundation.md §2: / shows the portal). */
 export const DashboardPage = lazyNamed(() => import('../features/dashboard/pages/dashboard-page'), 'DashboardPage');
+/** The service version of the portal (门户版本 2). */
+export const NewDashboardPage = lazyNamed(
+  () => import('../features/dashboard/pages/service-dashboard-page'),
+  'ServiceDashboardPage',
+);
 
 /** Public pages of modules (foundation.md §2 public routes): open without signing in, full screen. */
 export const PUBLIC_PAGES: Readonly<Record<string, LazyPage>> = {

@@ -1,10 +1,10 @@
 import { createHashRouter, Navigate, RouterProvider } from 'react-router';
-import { HOME_PATH } from '../lib/paths';
+import { usePortalPath } from '../lib/layout-settings';
 import { GuestOnly, RequireAuth } from './guards';
 import { Lazy, lazyNamed } from './lazy-page';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
-import { DashboardPage, PUBLIC_PAGES, SHELL_PAGES } from './route-registry';
+import { DashboardPage, NewDashboardPage, PUBLIC_PAGES, SHELL_PAGES } from './route-registry';
 
 // Every page, the shell and the menu resolver load on demand: the sign-in page fetches only what it shows.
 // It is drawn without antd; every other route sits inside AntdRoot (antd's theme, locale and App), loaded
@@ -18,6 +18,11 @@ const AgreementPage = lazyNamed(() => import('../features/public/pages/agreement
 const PrivacyPage = lazyNamed(() => import('../features/public/pages/privacy-page'), 'PrivacyPage');
 const NotFoundPage = lazyNamed(() => import('../features/public/pages/not-found-page'), 'NotFoundPage');
 const DevOutboxPage = lazyNamed(() => import('../features/public/pages/dev-outbox-page'), 'DevOutboxPage');
+
+/** / goes to the portal of the version chosen in the settings drawer (门户版本). */
+function PortalRedirect() {
+  return <Navigate to={usePortalPath()} replace />;
+}
 
 const router = createHashRouter([
   {
@@ -51,8 +56,9 @@ const router = createHashRouter([
                 path: '/',
                 element: <Lazy page={MainLayout} fullScreen />,
                 children: [
-                  { index: true, element: <Navigate to={HOME_PATH} replace /> },
+                  { index: true, element: <PortalRedirect /> },
                   { path: 'dashboard', element: <Lazy page={DashboardPage} /> },
+                  { path: 'newDashboard', element: <Lazy page={NewDashboardPage} /> },
                   ...Object.entries(SHELL_PAGES).map(([path, page]) => ({ path, element: <Lazy page={page} /> })),
                   { path: '*', element: <Lazy page={MenuPage} /> },
                 ],

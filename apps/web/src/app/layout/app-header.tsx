@@ -25,7 +25,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Button, ConfigProvider, Dropdown, Layout, Menu, type MenuProps, Tag, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { UserAvatar } from '../../components/user-avatar';
 import { AgencyBrandLogo } from '../../features/brand/agency-brand';
 import { NewsBell, openMessageCenter, type PartnerKey } from '../../features/message';
@@ -143,9 +143,14 @@ export function AppHeader(props: AppHeaderProps) {
         />
       ) : (
         showLogo && (
-          <div className={mode === 1 ? 'dzy-header-brand dzy-header-brand-left' : 'dzy-header-brand'}>
+          // The logo leads home: / goes to the portal of the chosen version (门户版本).
+          <Link
+            to="/"
+            aria-label="门户"
+            className={mode === 1 ? 'dzy-header-brand dzy-header-brand-left' : 'dzy-header-brand'}
+          >
             <AgencyBrandLogo size={28} />
-          </div>
+          </Link>
         )
       )}
       {!mobile && collapsed !== null && (

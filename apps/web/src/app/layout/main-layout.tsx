@@ -4,6 +4,7 @@ import { ConfigProvider, Grid, Layout } from 'antd';
 import { type CSSProperties, lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
+import { useProviderAddressGuard } from '../../features/brand/agency-brand';
 import { CUSTOMER_KEYS } from '../../features/customer/api';
 import { ChatPrompt, HelpPanel, useMessagePush } from '../../features/message';
 import { useMessageCenterOpen } from '../../features/message/api';
@@ -11,7 +12,7 @@ import { getCookie, setCookie } from '../../lib/cookie';
 import { useDocumentTitle } from '../../lib/document-title';
 import { toast } from '../../lib/feedback';
 import { IDLE_TIMEOUT_MS, useIdleTimer } from '../../lib/idle-timer';
-import { useLayoutSettings } from '../../lib/layout-settings';
+import { isPortalPath, useLayoutSettings, usePortalPath } from '../../lib/layout-settings';
 import { pruneLocalCache } from '../../lib/local-cache';
 import { menuTrail, pruneMenus, useMenus } from '../../lib/menu';
 import { HOME_PATH } from '../../lib/paths';
@@ -51,9 +52,14 @@ const PORTAL: MenuNode = { id: 0, type: 'C', title: '门户', path: HOME_PATH, i
 /** Pages of the shell itself, outside the server's menu tree, with their breadcrumb titles. */
 export const SHELL_PAGE_TITLES: Readonly<Record<string, string>> = { '/nested/aboutDownload': '相关下载' };
 
-/** The portal is every signed-in user's home; keep it in the navigation even when the menu omits it. */
-function withPortal(tree: MenuNode[]): MenuNode[] {
-  return menuTrail(tree, HOME_PATH).length > 0 ? tree : [PORTAL, ...tree];
+/**
+ * The portal is every signed-in user's home; keep it in the navigation even when the menu omits it. The
+ * menu's 门户 (/dashboard) leads to the portal of the version chosen in the settings drawer.
+ */
+function withPortal(tree: MenuNode[], portal: string): MenuNode[] {
+  const swap = (nodes: MenuNode[]): MenuNode[] =>
+    nodes.map((n) => (n.path === HOME_PATH ? { ...n, path: portal } : { ...n, children: swap(n.children) }));
+  return menuTrail(tree, HOME_PATH).length > 0 ? swap(tree) : [{ ...PORTAL, path: portal }, ...tree];
 }
 
 /** Opens the push channel for the signed-in user while the shell is shown; closes it on purpose after. */
@@ -118,6 +124,7 @@ export function MainLayout() {
     void signOut({ notice: '超时未操作，请重新登录。', keepRedirect: true });
   });
   usePushChannel(session.token.id);
+  useProviderAddressGuard(session.orgId !== null);
   useEffect(() => pruneLocalCache(), []);
 
   // Without a menu the user can reach nothing: foundation.md §2 sends them back to sign in.
@@ -127,7 +134,8 @@ export function MainLayout() {
     void signOut();
   }, [menus.isError]);
 
-  const tree = useMemo(() => withPortal(pruneMenus(menus.data?.menus ?? [])), [menus.data]);
+  const portal = usePortalPath();
+  const tree = useMemo(() => withPortal(pruneMenus(menus.data?.menus ?? []), portal), [menus.data, portal]);
   const trail = useMemo(() => menuTrail(tree, pathname), [tree, pathname]);
   const pageTitle = trail.at(-1)?.title ?? SHELL_PAGE_TITLES[pathname] ?? null;
   useDocumentTitle(pageTitle);
@@ -184,7 +192,7 @@ export function MainLayout() {
           <Layout.Content className="dzy-content">
             {settings.tagsView && <TagsView title={pageTitle} />}
             <div className="dzy-page">
-              {pathname !== HOME_PATH && <AppBreadcrumb trail={trail} extra={SHELL_PAGE_TITLES[pathname]} />}
+              {!isPortalPath(pathname) && <AppBreadcrumb trail={trail} extra={SHELL_PAGE_TITLES[pathname]} />}
               <Outlet />
             </div>
           </Layout.Content>

@@ -3,7 +3,7 @@ import { Button, Dropdown } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { STORAGE_PREFIX } from '../../lib/client-state';
-import { HOME_PATH } from '../../lib/paths';
+import { isPortalPath, usePortalPath } from '../../lib/layout-settings';
 import { useSessionInfo } from '../../lib/session';
 
 interface VisitedTag {
@@ -14,7 +14,6 @@ interface VisitedTag {
 /** Per user: a tab's restored pages are never another user's, even if this tab's storage survived. */
 const keyOf = (userId: number) => `${STORAGE_PREFIX}tags-view:${userId}`;
 const MAX_TAGS = 12;
-const HOME: VisitedTag = { path: HOME_PATH, title: '门户' };
 
 function load(key: string): VisitedTag[] {
   try {
@@ -31,9 +30,11 @@ export function TagsView({ title }: { title: string | null }) {
   const navigate = useNavigate();
   const KEY = keyOf(useSessionInfo().token.id);
   const [tags, setTags] = useState<VisitedTag[]>(() => load(KEY));
+  // The first tab is the portal of the chosen version (门户版本).
+  const home: VisitedTag = { path: usePortalPath(), title: '门户' };
 
   useEffect(() => {
-    if (!title || pathname === HOME_PATH) return;
+    if (!title || isPortalPath(pathname)) return;
     setTags((list) => {
       if (list.some((t) => t.path === pathname)) return list;
       const next = [...list, { path: pathname, title }].slice(-MAX_TAGS);
@@ -67,10 +68,10 @@ export function TagsView({ title }: { title: string | null }) {
     const next = tags.filter((t) => t.path !== path);
     setTags(next);
     window.sessionStorage.setItem(KEY, JSON.stringify(next));
-    if (path === pathname) navigate(next.at(-1)?.path ?? HOME_PATH);
+    if (path === pathname) navigate(next.at(-1)?.path ?? home.path);
   };
 
-  const all = [HOME, ...tags];
+  const all = [home, ...tags];
   return (
     <div className="dzy-tags">
       <div
@@ -96,7 +97,7 @@ export function TagsView({ title }: { title: string | null }) {
                 {active && <span className="dzy-tag-dot" />}
                 {t.title}
               </button>
-              {t.path !== HOME_PATH && (
+              {t.path !== home.path && (
                 <button
                   type="button"
                   className="dzy-tag-close"

@@ -25,7 +25,6 @@ export const CUSTOMER_KEYS = {
   noQysh: ['customer', 'no-qysh'] as const,
   notes: (id: number) => ['customer', 'notes', id] as const,
   memory: (key: string) => ['customer', 'memory', key] as const,
-  chooser: (q: string) => ['customer', 'chooser', q] as const,
 };
 
 export function useLabels() {

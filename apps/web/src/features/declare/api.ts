@@ -6,5 +6,4 @@ export const DECLARE_KEYS = {
   counts: (batchId: number | null) => ['declare', 'counts', batchId] as const,
   summaries: (params: unknown) => ['declare', 'summaries', params] as const,
   qyshCount: ['declare', 'qysh-count'] as const,
-  chooser: (q: string, page: number) => ['declare', 'chooser', q, page] as const,
 };

@@ -38,7 +38,6 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { App, Badge, Button, Dropdown, Form, Input, type MenuProps, Select, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { useHasPerm } from '../../../components/auth';
 import { type EtaxEnterprise, EtaxLoginDialog } from '../../../components/etax-login/etax-login-dialog';
 import { type ListColumn, ListTable, sortOf } from '../../../components/list-page/list-table';
@@ -53,7 +52,6 @@ import { AssignDialog } from '../components/assign-dialog';
 import { BenefitTag } from '../components/benefit-tag';
 import { ClientSettingsDialog } from '../components/client-settings-dialog';
 import { DictionaryEditor } from '../components/dictionary-editor';
-import { EnterpriseChooser } from '../components/enterprise-chooser';
 import { EnterpriseDrawer } from '../components/enterprise-drawer';
 import { EnterpriseFormDialog } from '../components/enterprise-form-dialog';
 import { useEquityGate } from '../components/equity-gate';
@@ -105,7 +103,6 @@ export function CustomerPage() {
   const can = useHasPerm();
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
   const [form] = Form.useForm<SearchValues>();
   const labels = useLabels();
   const grades = useGrades();
@@ -127,7 +124,6 @@ export function CustomerPage() {
   const [importing, setImporting] = useState<'customer' | 'password' | 'shuiju' | null>(null);
   const [dictionary, setDictionary] = useState<'labels' | 'grades' | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const chooserOpen = params.get('chooser') === '1';
 
   // The last query is restored once, before the first list request.
   useEffect(() => {
@@ -700,15 +696,6 @@ export function CustomerPage() {
       />
       <ImportDialog mode={importing} onClose={() => setImporting(null)} onDone={() => void refresh()} />
       <DictionaryEditor kind={dictionary} onClose={() => setDictionary(null)} />
-      <EnterpriseChooser
-        open={chooserOpen}
-        onCancel={() => setParams({}, { replace: true })}
-        note={<Typography.Text type="secondary">客服暂不支持发起远程邀请。</Typography.Text>}
-        onOk={(e) => {
-          toast('success', `已选择：${e.qymc}`);
-          setParams({}, { replace: true });
-        }}
-      />
     </div>
   );
 }

@@ -18,9 +18,10 @@ import { formatCount, formatLimit, greeting } from '../../../lib/format';
 import { call } from '../../../lib/request';
 import { SESSION_KEY, useSessionInfo } from '../../../lib/session';
 import { NewsBlock } from '../../content/components/news-block';
+import { KjgcApplyButton } from '../../kjgc/kjgc-apply-dialog';
 import '../dashboard.css';
 
-function Welcome({ session }: { session: SessionInfo }) {
+export function Welcome({ session }: { session: SessionInfo }) {
   const name = session.token.hymc || session.phone;
   return (
     <Card className="dzy-welcome" variant="borderless">
@@ -222,7 +223,7 @@ function Guide() {
   );
 }
 
-function NoOrganisation() {
+export function NoOrganisation() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return (
@@ -246,6 +247,7 @@ function NoOrganisation() {
           <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/dashboard?createAgency=1')}>
             创建代理机构
           </Button>
+          <KjgcApplyButton />
           <Button
             icon={<ReloadOutlined />}
             onClick={() => void queryClient.invalidateQueries({ queryKey: SESSION_KEY })}

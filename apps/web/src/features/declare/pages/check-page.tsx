@@ -1,6 +1,7 @@
 import { PauseCircleOutlined, PlayCircleOutlined, SelectOutlined } from '@ant-design/icons';
 import {
   CHECK_MSG,
+  CHECK_SELECT_MAX,
   type ChooserItem,
   checkQyshCountCall,
   defaultSsq,
@@ -13,11 +14,11 @@ import { App, Button, Card, DatePicker, Progress, Radio, Space, Tabs, Tag, Typog
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { Auth } from '../../../components/auth';
+import { EnterpriseChooser } from '../../../components/enterprise-chooser/enterprise-chooser';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { call } from '../../../lib/request';
 import { LinkedAgencyGuard } from '../../org/components/linked-agency-guard';
 import { DECLARE_KEYS } from '../api';
-import { EnterprisePicker } from '../components/enterprise-picker';
 import { ResultTable } from '../components/result-table';
 import { SummaryLogs } from '../components/summary-logs';
 import { useCheckMachine } from '../use-check-machine';
@@ -195,12 +196,15 @@ function CheckPageBody() {
           ]}
         />
       </Card>
-      <EnterprisePicker
+      <EnterpriseChooser
+        multiple
+        max={CHECK_SELECT_MAX}
+        title="选择企业"
         open={picking}
         initial={chosen}
         onCancel={() => setPicking(false)}
         // Choosing enterprises here is for checking them: confirming the choice starts the check.
-        okLabel="开始检查"
+        okText="开始检查"
         onOk={(list) => {
           setChosen(list);
           setPicking(false);

@@ -1,5 +1,6 @@
 import { PlayCircleOutlined, SelectOutlined } from '@ant-design/icons';
 import {
+  CHECK_SELECT_MAX,
   checkUnDeclaredCall,
   checkUnPaidCall,
   FILING_STATE_NAMES,
@@ -21,12 +22,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Input, Modal, Progress, Space, Table, Tabs, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { Auth } from '../../../components/auth';
+import { EnterpriseChooser } from '../../../components/enterprise-chooser/enterprise-chooser';
 import { type ListColumn, ListTable } from '../../../components/list-page/list-table';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { usePagedList } from '../../../lib/paging';
 import { onPush } from '../../../lib/push';
 import { call } from '../../../lib/request';
-import { EnterprisePicker } from '../../declare/components/enterprise-picker';
 import { periodLabel } from '../period';
 
 const stateName = (kind: LbsjcKind, s: string) =>
@@ -159,9 +160,11 @@ function KindPanel({ kind }: { kind: LbsjcKind }) {
       ) : (
         <Empty description="尚未检查，点击上方按钮开始" />
       )}
-      <EnterprisePicker
+      <EnterpriseChooser
+        multiple
+        max={CHECK_SELECT_MAX}
+        title="选择企业"
         open={picking}
-        initial={[]}
         onCancel={() => setPicking(false)}
         onOk={(chosen) => {
           setPicking(false);

@@ -6,10 +6,18 @@ import {
   RightOutlined,
   RobotOutlined,
 } from '@ant-design/icons';
-import { AQ_URL_MSG, getAqUrlCall, getHotlinesCall, whitelistSaveCall } from '@dzy/shared';
+import {
+  AQ_URL_MSG,
+  getAqUrlCall,
+  getHotlinesCall,
+  insertServiceLogCall,
+  SERVICE_REQUEST_OK,
+  whitelistSaveCall,
+} from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Popover, Tooltip } from 'antd';
 import { lazy, Suspense, useState } from 'react';
+import { toast } from '../../../lib/feedback';
 import { useOnceOpened } from '../../../lib/once-opened';
 import { call } from '../../../lib/request';
 import { MESSAGE_KEYS } from '../api';
@@ -17,7 +25,9 @@ import { MESSAGE_KEYS } from '../api';
 import '../message.css';
 
 // The panel's dialogs load the first time they open: the panel is on every page of the shell.
-const EntChooserDialog = lazy(async () => ({ default: (await import('./ent-chooser-dialog')).EntChooserDialog }));
+const EnterpriseChooser = lazy(async () => ({
+  default: (await import('../../../components/enterprise-chooser/enterprise-chooser')).EnterpriseChooser,
+}));
 const HotlineEditor = lazy(async () => ({ default: (await import('./hotline-editor')).HotlineEditor }));
 const PartnerDialog = lazy(async () => ({ default: (await import('./partner-dialog')).PartnerDialog }));
 
@@ -136,7 +146,21 @@ export function HelpPanel() {
         </button>
       </div>
       <Suspense fallback={null}>
-        {chooserUsed && <EntChooserDialog open={chooser} onClose={() => setChooser(false)} />}
+        {chooserUsed && (
+          <EnterpriseChooser
+            open={chooser}
+            onCancel={() => setChooser(false)}
+            okText="联系客服"
+            // Online service is asked for by tax number: an enterprise without one cannot be chosen.
+            isDisabled={(e) => !(e.qysh || e.qybm)}
+            onOk={async (e) => {
+              await call(insertServiceLogCall, { qysh: e.qysh || e.qybm });
+              toast('success', SERVICE_REQUEST_OK);
+              setChooser(false);
+            }}
+            note="客服暂不能发起远程邀请；提交后客服接入时，页面会弹出会话提示。"
+          />
+        )}
         {aiUsed && (
           <PartnerDialog module={ai ? 'ai' : null} notice={AQ_URL_MSG.notConfigured} onClose={() => setAi(false)} />
         )}
