@@ -28,6 +28,7 @@ const EXPECTED_CALLS = [
   ['POST /api/userext/v1.0/common/user/twoFactorEnrolConfirm', 'public'],
   ['POST /api/user/twoFactor/status', 'signedIn'],
   ['POST /api/user/twoFactor/disable', 'signedIn'],
+  ['POST /api/user/twoFactor/regenerateRecovery', 'signedIn'],
   ['POST /api/user/twoFactor/reset', 'agency:security:edit'],
   ['POST /api/user/agency/security/get', 'agency:security:edit'],
   ['POST /api/user/agency/security/save', 'agency:security:edit'],
@@ -187,7 +188,7 @@ const EXPECTED_CALLS = [
   ['POST /api/user/note/getstaging', 'customer:list:view'],
   ['POST /api/userext/agency/clearAgencyCache', 'customer:list:view'],
   ['POST /api/user/print/getPrintSetting', 'customer:list:view'],
-  ['POST /api/user/print/savePrintSetting', 'customer:edit'],
+  ['POST /api/user/print/savePrintSetting', 'agency:info:edit'],
   // contract templates and service items (saveOrUpdateTemplate checks 239 add / 241 edit by the id;
   // updateTemplateStatic is for administrators only; the choosers are read by the contract form too)
   ['POST /api/user/contract/service/getContractServiceItemByAgencyOrStatic', 'signedIn'],
@@ -436,6 +437,7 @@ const EXPECTED_CALLS = [
   ['POST /api/brand/delete', 'platform:brand:edit'],
   ['POST /api/brand/assignAgency', 'platform:brand:edit'],
   ['POST /api/user/entSetting/getZhzt', 'signedIn'],
+  ['POST /api/user/entSetting/service365Status', 'signedIn'],
   ['POST /api/user/entSetting/settingSaveZhzt', 'signedIn'],
   ['POST /api/user/entSetting/settingSaveZhztByAgencyId', 'platform:benefit:edit'],
   ['POST /api/user/entSetting/setting365SaveZhzt', 'platform:benefit:edit'],
@@ -481,6 +483,7 @@ const EXPECTED_CALLS = [
  */
 const EXPECTED_PLAIN_ROUTES = [
   ['GET /api/files/avatar/:name', 'signedIn'],
+  ['GET /api/user/agency/inviteTemplateExport', 'staff:invite'],
   ['GET /api/files/attachment/:id', "customer:list:view, the enterprise in the caller's data scope"],
   ['GET /api/user/agency/enterpriseTemplateExport', 'customer:import'],
   ['GET /api/user/agency/pwdTemplateExport', 'customer:import'],
@@ -540,6 +543,7 @@ const EXPECTED_PLAIN_ROUTES = [
   ['GET /api/openapi.json', 'public'],
   ['GET /api/dev/outbox', 'platform operator, development only'],
   ['POST /api/user/v1.0/userinfo/uploadIconInfo', 'signedIn'],
+  ['POST /api/user/agency/importAgencyInviteList', 'staff:invite (reads the sheet only; saveAgencyInviteList sends)'],
   ['GET /api/ws', 'signedIn (session cookie checked on upgrade and every 5 s)'],
   ['POST /api/user/agency/importAgencyEnterprise', 'customer:import'],
   ['POST /api/user/agency/importPassword', 'customer:import'],
