@@ -62,12 +62,28 @@ const orgRow = async (id: number) =>
   )[0];
 
 describe('账户状态: what the agency sees', () => {
-  it('an agency without a granted plan: 未开通 plan, its clients counted, its own agency only', async () => {
+  it('the demo plans behind the demo statuses, its clients counted, its own agency only', async () => {
     const mine = await info(c.admin);
-    expect(mine).toMatchObject({ agencyId: org.demo, plan: '', planLabel: '未开通', clientsUsed: 60, remindDays: 30 });
+    expect(mine).toMatchObject({
+      agencyId: org.demo,
+      plan: 'standard',
+      planLabel: '标准版',
+      expiresOn: day(-30),
+      daysLeft: -30,
+      qyzt: '3',
+      qyztLabel: '已到期',
+      clientsUsed: 60,
+      remindDays: 30,
+    });
     expect((await info(c.zhang)).agencyId).toBe(org.demo);
     const theirs = await info(c.other);
-    expect(theirs).toMatchObject({ agencyId: org.other, clientsUsed: 20 });
+    expect(theirs).toMatchObject({
+      agencyId: org.other,
+      planLabel: '专业版',
+      daysLeft: 10,
+      qyzt: '2',
+      clientsUsed: 20,
+    });
   });
 
   it('settingSaveZhzt: only the administrator, with valid reminder days', async () => {
@@ -100,7 +116,8 @@ describe('机构权益: the operator grants and extends plans', () => {
         CODE.NO_PERMISSION,
       );
     }
-    expect((await info(c.admin)).plan).toBe('');
+    expect((await info(c.admin)).plan).toBe('standard');
+    expect(await t.ownerQuery('select 1 from benefit_grants')).toHaveLength(0);
   });
 
   it('refuses bad input in Chinese, an unknown agency and an accounting factory', async () => {
@@ -130,7 +147,7 @@ describe('机构权益: the operator grants and extends plans', () => {
     expect(await orgRow(org.demo)).toMatchObject({ qyzt: '1', licence_customers: 100, sfgxbzts: '0' });
     const mine = await info(c.admin);
     expect(mine).toMatchObject({ plan: 'standard', expiresOn: day(365), startsOn: chinaToday(), clientsUsed: 60 });
-    expect((await info(c.other)).plan).toBe('');
+    expect((await info(c.other)).plan).toBe('pro');
     const history = await t.call<BenefitGrant[]>(grantListCall.path, { agencyId: org.demo }, c.op);
     expect(history.data).toHaveLength(1);
     expect(history.data[0]).toMatchObject({ planLabel: '标准版', remark: '年度续费', clientCount: 100 });

@@ -167,11 +167,10 @@ describe('two-factor sign-in', () => {
     );
     expect(wrong.msg).toBe(TWO_FACTOR_MSG.wrongCode);
 
-    const done = await t.call<{ recoveryCodes: string[] }>(
-      twoFactorEnrolConfirmCall.path,
-      { code: totpAt(start.data.secret, Date.now()) },
-      admin,
-    );
+    // Pasted as people do: spaced in two groups, half of it full-width.
+    const now = totpAt(start.data.secret, Date.now());
+    const pasted = ` ${now.slice(0, 3)} ${[...now.slice(3)].map((d) => String.fromCharCode(d.charCodeAt(0) + 0xfee0)).join('')} `;
+    const done = await t.call<{ recoveryCodes: string[] }>(twoFactorEnrolConfirmCall.path, { code: pasted }, admin);
     expect(done.code).toBe(CODE.OK);
     expect(done.data.recoveryCodes).toHaveLength(10);
     expect(new Set(done.data.recoveryCodes).size).toBe(10);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sessionInfoSchema } from './auth.js';
 import { defineCall } from './call.js';
+import { halfWidth } from './validators.js';
 
 /**
  * Two-factor sign-in (issue 18 point 5): TOTP (RFC 6238, any authenticator app), recovery codes,
@@ -29,10 +30,12 @@ export const TWO_FACTOR_MSG = {
   noPassword: '您的账号未设置登录密码，请使用验证码',
 } as const;
 
+/** An authenticator code as people paste it: '123 456', full-width digits. */
+export const totpDigits = (v: string): string => halfWidth(v).replace(/\s+/g, '');
 const codeSchema = z
   .string({ error: TWO_FACTOR_MSG.codeFormat })
-  .trim()
-  .regex(/^\d{6}$/, TWO_FACTOR_MSG.codeFormat);
+  .transform(totpDigits)
+  .pipe(z.string().regex(/^\d{6}$/, TWO_FACTOR_MSG.codeFormat));
 const recoverySchema = z.string().trim().min(1, '请输入恢复码').max(20, TWO_FACTOR_MSG.wrongRecovery);
 /** The pending sign-in a password or SMS step handed out when a second step is due. */
 const ticketSchema = z.string().min(1, TWO_FACTOR_MSG.ticketExpired).max(200, TWO_FACTOR_MSG.ticketExpired);

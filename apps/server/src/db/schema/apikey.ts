@@ -82,6 +82,7 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
     index('webhook_deliveries_endpoint_state_idx').on(t.endpointId, t.state, t.id),
+    index('webhook_deliveries_endpoint_agency_idx').on(t.endpointId, t.agencyId, t.id),
     tenantPolicy('webhook_deliveries_tenant', t.agencyId),
   ],
 ).enableRLS();

@@ -23,6 +23,7 @@ export const auditLog = pgTable(
     index('audit_log_agency_at_idx').on(t.agencyId, t.at),
     // The viewer's paging index (issue 18 point 6): newest first by id within the agency.
     index('audit_log_agency_id_idx').on(t.agencyId, t.id),
+    index('audit_log_agency_user_idx').on(t.agencyId, t.userId, t.id),
     pgPolicy('audit_log_read', { to: appRole, for: 'select', using: sql`${t.agencyId} = ${currentAgency}` }),
     pgPolicy('audit_log_write', {
       to: appRole,

@@ -68,7 +68,8 @@ export const kjgcHandovers = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('kjgc_handovers_kjgc_idx').on(t.kjgcId, t.agencyId, t.enterpriseId),
+    index('kjgc_handovers_kjgc_idx').on(t.kjgcId, t.agencyId, t.createdAt, t.enterpriseId),
+    index('kjgc_handovers_agency_idx').on(t.agencyId, t.createdAt, t.enterpriseId),
     index('kjgc_handovers_binding_idx').on(t.bindingId, t.enterpriseId),
     pgPolicy('kjgc_handovers_parties', {
       to: appRole,

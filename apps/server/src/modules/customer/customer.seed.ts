@@ -2,6 +2,7 @@ import { BENEFIT_MENU, idCardCheckChar } from '@dzy/shared';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
+  agencyAccounts,
   enterpriseContacts,
   enterpriseLabels,
   enterprises,
@@ -49,6 +50,9 @@ const LABELS: { name: string; color: string }[] = [
   { name: '需催收', color: 'magenta' },
 ];
 
+/** A China date (benefit expiries are China days) `offset` days from today. */
+const chinaDay = (offset: number) =>
+  new Date(Date.now() + 8 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 /**
@@ -65,6 +69,15 @@ export async function seedCustomerDemo(db: Db, agencyIds: readonly number[], sec
       .update(organisations)
       .set({ qyzt: n === 0 ? '3' : '2' })
       .where(eq(organisations.id, agencyId));
+    // The plan behind that status, as the operator's 机构权益 keeps it (the daily sweep derives qyzt from it):
+    // the first agency's 标准版 ended a month ago, the second's 专业版 ends in ten days.
+    await db
+      .insert(agencyAccounts)
+      .values(
+        n === 0
+          ? { agencyId, plan: 'standard', startsOn: chinaDay(-395), expiresOn: chinaDay(-30) }
+          : { agencyId, plan: 'pro', startsOn: chinaDay(-355), expiresOn: chinaDay(10) },
+      );
     const gradeRows = await db
       .insert(grades)
       .values(GRADES.map((name, i) => ({ agencyId, name, sort: i + 1 })))

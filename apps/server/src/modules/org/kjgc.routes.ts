@@ -177,7 +177,11 @@ export const kjgcCalls = [
       if (any) filters.push(any);
     }
     const where = and(...filters) as SQL;
-    const from = sql`${kjgcHandovers} join ${enterprises} on ${enterprises.id} = ${kjgcHandovers.enterpriseId}`;
+    // The clients join only for a keyword: without one it filters nothing, and it would run the factory's
+    // policy on enterprises over every hand-over for the count (bench 53: 2.5 s → 0.13 s at 100,000).
+    const from = body.keyword
+      ? sql`${kjgcHandovers} join ${enterprises} on ${enterprises.id} = ${kjgcHandovers.enterpriseId}`
+      : sql`${kjgcHandovers}`;
     const sort = { name: 'handedAt', keys: [kjgcHandovers.createdAt, kjgcHandovers.enterpriseId], desc: true };
     return inAgency(tx, session, agencyId, async () => {
       const page = await listPage(tx, { from, where, sort, ask: { pageNo, pageSize, cursor }, filter }, (ids) =>

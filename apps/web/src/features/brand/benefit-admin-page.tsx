@@ -10,7 +10,7 @@ import {
   settingSaveZhztByAgencyIdCall,
 } from '@dzy/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Card, DatePicker, Form, Input, InputNumber, Modal, Select, Switch, Table, Tag } from 'antd';
+import { Card, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import {
@@ -98,14 +98,26 @@ export function BenefitAdminPage() {
           {
             title: '365基础服务',
             dataIndex: 'service365',
-            width: 120,
+            width: 200,
             render: (v: string, r) => (
-              <Switch
-                size="small"
-                checked={v === '1'}
-                onChange={(on) => void toggle365(r, on)}
-                aria-label="365基础服务"
-              />
+              <Space size={6}>
+                <Switch
+                  size="small"
+                  checked={v === '1'}
+                  onChange={(on) => void toggle365(r, on)}
+                  aria-label="365基础服务"
+                />
+                {/* '' is never set by the operator: nothing is refused (migration 0038). */}
+                <Typography.Text type={r.service365Active ? 'secondary' : 'danger'} style={{ fontSize: 12 }}>
+                  {v === ''
+                    ? '未设置（不限制）'
+                    : v === '0'
+                      ? '已停用'
+                      : r.service365Active
+                        ? `至 ${r.service365ExpiresOn ?? '长期'}`
+                        : '已到期'}
+                </Typography.Text>
+              </Space>
             ),
           },
           {

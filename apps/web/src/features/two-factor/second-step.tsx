@@ -2,6 +2,7 @@ import {
   REMEMBER_DEVICE_DAYS,
   type SessionInfo,
   type TwoFactorPending,
+  totpDigits,
   twoFactorEnrolConfirmCall,
   twoFactorEnrolStartCall,
   twoFactorVerifyCall,
@@ -39,6 +40,9 @@ export default function SecondStep({ pending, onSignedIn, onCancel }: Props) {
     </ConfigProvider>
   );
 }
+
+/** What a code box keeps of typed or pasted text ('123 456', full-width digits): the first six digits. */
+export const codeInput = (v: string) => totpDigits(v).replace(/\D/g, '').slice(0, 6);
 
 function CodeStep({ ticket, onSignedIn, onCancel }: { ticket: string } & Omit<Props, 'pending'>) {
   const [useRecovery, setUseRecovery] = useState(false);
@@ -81,11 +85,11 @@ function CodeStep({ ticket, onSignedIn, onCancel }: { ticket: string } & Omit<Pr
         name={useRecovery ? 'recoveryCode' : 'totp'}
         inputMode={useRecovery ? 'text' : 'numeric'}
         autoComplete="one-time-code"
-        maxLength={useRecovery ? 20 : 6}
+        maxLength={useRecovery ? 20 : 12}
         placeholder={useRecovery ? '恢复码，如 abcde-fghjk' : '6位验证码'}
         value={value}
         onChange={(e) => {
-          setValue(e.target.value);
+          setValue(useRecovery ? e.target.value : codeInput(e.target.value));
           setError(null);
         }}
         onPressEnter={() => void submit()}
@@ -206,11 +210,11 @@ export function EnrolForm({
         name="totp"
         inputMode="numeric"
         autoComplete="one-time-code"
-        maxLength={6}
+        maxLength={12}
         placeholder="6位验证码"
         value={code}
         onChange={(e) => {
-          setCode(e.target.value);
+          setCode(codeInput(e.target.value));
           setError(null);
         }}
         onPressEnter={() => void submit()}

@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { toast } from '../../lib/feedback';
 import { ApiError, call } from '../../lib/request';
 import { RecoveryCodes } from './recovery-codes';
-import { EnrolForm } from './second-step';
+import { codeInput, EnrolForm } from './second-step';
 import './two-factor.css';
 
 const STATUS_KEY = ['two-factor', 'status'] as const;
@@ -188,10 +188,10 @@ function DisableDialog({ open, onClose }: { open: boolean; onClose: (done: boole
         />
         <Input
           value={value}
-          maxLength={kind === 'code' ? 6 : 20}
+          maxLength={kind === 'code' ? 12 : 20}
           placeholder={kind === 'code' ? '6位验证码' : '恢复码'}
           onChange={(e) => {
-            setValue(e.target.value);
+            setValue(kind === 'code' ? codeInput(e.target.value) : e.target.value);
             setError(null);
           }}
         />
@@ -257,12 +257,12 @@ function RegenerateDialog({ open, onClose }: { open: boolean; onClose: (codes: s
           <Input
             name="totp"
             value={value}
-            maxLength={6}
+            maxLength={12}
             inputMode="numeric"
             autoComplete="one-time-code"
             placeholder="6位验证码"
             onChange={(e) => {
-              setValue(e.target.value);
+              setValue(codeInput(e.target.value));
               setError(null);
             }}
           />
