@@ -17,6 +17,13 @@ const compact = (check: (value: string) => string | null) => (v: string) => chec
 export const mobileRule = ruleOf(compact(checkMobile));
 export const smsCodeRule = ruleOf(compact(checkSmsCode));
 
+/** Form.Item `normalize` of names and addresses: full-width letters and digits made ASCII; （） stay as typed. */
+export const textInput = (v: unknown) => (typeof v === 'string' ? halfWidth(v) : v);
+/** Form.Item `normalize` of codes, phones and identifiers as pasted: no spaces, full width made ASCII. */
+export const codeInput = (v: unknown) => (typeof v === 'string' ? stripSpaces(halfWidth(v)) : v);
+/** The same, lower-cased: identifiers the server keeps in lower case (服务商编码, 字典类型). */
+export const lowerCodeInput = (v: unknown) => (typeof v === 'string' ? stripSpaces(halfWidth(v)).toLowerCase() : v);
+
 /** Form.Item `normalize` of a tax-number field: what is pasted shows at once as it will be kept. */
 export const taxNumberInput = (value: unknown) => (typeof value === 'string' ? normalizeTaxNumber(value) : value);
 

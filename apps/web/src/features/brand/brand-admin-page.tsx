@@ -23,6 +23,7 @@ import {
 } from '../../components/admin-list/admin-list';
 import { useDocumentTitle } from '../../lib/document-title';
 import { toast } from '../../lib/feedback';
+import { lowerCodeInput, textInput } from '../../lib/form-rules';
 import { call } from '../../lib/request';
 
 const KEY = ['platform-brands'];
@@ -179,6 +180,7 @@ function BrandForm({
       <Form.Item
         label="服务商编码"
         name="fwsid"
+        normalize={lowerCodeInput}
         extra="用于登录地址 /#/login/编码"
         rules={[
           { required: true, message: '请输入服务商编码' },
@@ -235,6 +237,7 @@ function BrandForm({
       <Form.Item
         label="服务热线"
         name="hotline"
+        normalize={textInput}
         rules={[{ pattern: /^$|^[0-9][0-9 -]{1,18}[0-9]$/, message: BRAND_MSG.hotlineBad }]}
       >
         <Input maxLength={20} placeholder="如 400-123-4567" />

@@ -23,6 +23,7 @@ import {
 } from '../../components/admin-list/admin-list';
 import { useDocumentTitle } from '../../lib/document-title';
 import { toast } from '../../lib/feedback';
+import { codeInput, lowerCodeInput } from '../../lib/form-rules';
 import { call } from '../../lib/request';
 
 type Row = DictItem & { typeName: string };
@@ -203,6 +204,7 @@ function DictForm({
       <Form.Item
         label="字典类型"
         name="dictType"
+        normalize={lowerCodeInput}
         rules={[
           { required: true, message: '请输入字典类型' },
           { pattern: /^[a-z][a-z0-9_]*$/, message: '字典类型只能包含小写字母、数字和下划线，并以字母开头' },
@@ -216,6 +218,7 @@ function DictForm({
       <Form.Item
         label="编码"
         name="dictCode"
+        normalize={codeInput}
         rules={[
           { required: true, message: '请输入编码' },
           { pattern: /^[A-Za-z0-9_.-]+$/, message: '编码只能包含字母、数字、下划线、点和横线' },
@@ -311,6 +314,7 @@ function AqUrlTab() {
         <Form.Item
           label="地区编码"
           name="regionCode"
+          normalize={codeInput}
           extra="省、市或区县的6位编码，如 330000 浙江省、330100 杭州市；留空为全国默认"
           rules={[{ pattern: /^(\d{6})?$/, message: '地区编码须为6位数字（留空表示全国默认）' }]}
         >
@@ -319,6 +323,7 @@ function AqUrlTab() {
         <Form.Item
           label="地址"
           name="url"
+          normalize={codeInput}
           rules={[
             { required: true, message: '请输入以 https:// 或 http:// 开头的地址' },
             { pattern: /^https?:\/\/\S+$/i, message: '请输入以 https:// 或 http:// 开头的地址' },

@@ -7,17 +7,15 @@ import {
   CODE,
   checkMobile,
   getUserKjgcRelationCall,
-  halfWidth,
   KJGC_MSG,
   saveKjgcApplyInfoCall,
   selectPersonalAgencyInfoCall,
-  stripSpaces,
 } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Cascader, Col, Form, Input, Modal, Row, Select } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../lib/feedback';
-import { taxNumberInput } from '../../lib/form-rules';
+import { codeInput, taxNumberInput, textInput } from '../../lib/form-rules';
 import { ApiError, call } from '../../lib/request';
 import { useDict } from '../dicts/use-dict';
 import { ORG_KEYS, useAgencyRelation } from '../org/api';
@@ -39,10 +37,6 @@ interface Values {
 }
 
 const SCALE_FALLBACK = AGENCY_SCALE_OPTIONS.map((o) => ({ code: String(o.value), label: o.label }));
-/** A phone as pasted: spaces dropped, full-width digits made ASCII (what the server keeps). */
-const phoneInput = (v: unknown) => (typeof v === 'string' ? stripSpaces(halfWidth(v)) : v);
-/** Names and addresses: full-width letters and digits made ASCII; （） stay as typed. */
-const textInput = (v: unknown) => (typeof v === 'string' ? halfWidth(v) : v);
 
 function useKjgcRelation(enabled = true) {
   return useQuery({
@@ -271,7 +265,7 @@ export function KjgcApplyDialog({ open, onClose }: { open: boolean; onClose: () 
             <Form.Item
               label="联系电话"
               name="linkPhone"
-              normalize={phoneInput}
+              normalize={codeInput}
               rules={[
                 {
                   validator: async (_, v: unknown) => {
