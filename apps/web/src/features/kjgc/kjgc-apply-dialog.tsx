@@ -2,7 +2,6 @@ import { BankOutlined } from '@ant-design/icons';
 import {
   AGENCY_APPLY_PENDING_MSG,
   AGENCY_NAME_TAKEN_MSG,
-  AGENCY_SCALE_OPTIONS,
   AGENCY_TAX_RE,
   CODE,
   checkMobile,
@@ -12,14 +11,13 @@ import {
   selectPersonalAgencyInfoCall,
 } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Cascader, Col, Form, Input, Modal, Row, Select } from 'antd';
+import { Alert, Button, Col, Form, Input, Modal, Row } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../lib/feedback';
 import { codeInput, taxNumberInput, textInput } from '../../lib/form-rules';
 import { ApiError, call } from '../../lib/request';
-import { useDict } from '../dicts/use-dict';
 import { ORG_KEYS, useAgencyRelation } from '../org/api';
-import { type RegionOption, STAFF_NUM_OPTIONS, useRegionOptions } from '../org/components/create-agency-dialog';
+import { AgencyPlaceFields } from '../org/components/create-agency-dialog';
 import '../org/org.css';
 
 /** The same key as the 会计工厂管理 page's relation query, so both refresh together. */
@@ -35,8 +33,6 @@ interface Values {
   link?: string;
   linkPhone?: string;
 }
-
-const SCALE_FALLBACK = AGENCY_SCALE_OPTIONS.map((o) => ({ code: String(o.value), label: o.label }));
 
 function useKjgcRelation(enabled = true) {
   return useQuery({
@@ -66,14 +62,10 @@ export function KjgcApplyButton({ block }: { block?: boolean }) {
 }
 
 export function KjgcApplyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const scaleOptions = useDict('agency_scale', SCALE_FALLBACK)
-    .filter((o) => /^\d+$/.test(o.code))
-    .map((o) => ({ value: Number(o.code), label: o.label }));
   const [form] = Form.useForm<Values>();
   const queryClient = useQueryClient();
   const relation = useKjgcRelation(open);
   const agencyRelation = useAgencyRelation();
-  const { options, loadData } = useRegionOptions(open);
   const [submitting, setSubmitting] = useState(false);
   const pending = relation.data?.applyStatus === 0;
   // One application at a time (the server refuses a second): an agency application waiting blocks this one.
@@ -88,7 +80,7 @@ export function KjgcApplyDialog({ open, onClose }: { open: boolean; onClose: () 
   };
 
   // Spaces pasted around a name or address go when the field is left, so what is shown is what is sent.
-  const trimOnBlur = (name: 'agencyName' | 'address' | 'link') => () => {
+  const trimOnBlur = (name: 'agencyName' | 'link') => () => {
     const v: unknown = form.getFieldValue(name);
     if (typeof v === 'string' && v !== v.trim()) form.setFieldValue(name, v.trim());
   };
@@ -204,52 +196,7 @@ export function KjgcApplyDialog({ open, onClose }: { open: boolean; onClose: () 
         >
           <Input placeholder="请输入税号（6-20位数字或字母）" maxLength={20} />
         </Form.Item>
-        <Form.Item
-          label="所在地区"
-          name="region"
-          required
-          rules={[
-            {
-              validator: async (_, v: unknown) => {
-                const codes = Array.isArray(v) ? v : [];
-                if (codes.length === 0) throw new Error('请选择地区');
-                if (codes.length < 3) throw new Error('请选择区县');
-              },
-            },
-          ]}
-        >
-          <Cascader<RegionOption>
-            options={options}
-            loadData={loadData}
-            placeholder="请选择省 / 市 / 区县"
-            changeOnSelect={false}
-            showSearch={false}
-            style={{ width: '100%' }}
-          />
-        </Form.Item>
-        <Form.Item
-          label="详细地址"
-          name="address"
-          normalize={textInput}
-          rules={[
-            { required: true, whitespace: true, message: '请输入地址' },
-            { max: 100, message: '地址不能超过100个字符' },
-          ]}
-        >
-          <Input placeholder="请输入地址" count={{ max: 100, show: true }} onBlur={trimOnBlur('address')} />
-        </Form.Item>
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item label="机构规模" name="agencyScale" rules={[{ required: true, message: '请选择机构规模' }]}>
-              <Select placeholder="请选择机构规模" options={scaleOptions} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="会计人数" name="staffNum" rules={[{ required: true, message: '请选择会计人数' }]}>
-              <Select placeholder="请选择会计人数" options={STAFF_NUM_OPTIONS} />
-            </Form.Item>
-          </Col>
-        </Row>
+        <AgencyPlaceFields open={open} />
         <Row gutter={16}>
           <Col span={12}>
             <Form.Item

@@ -11,13 +11,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Cascader, Col, Form, Input, Modal, Row, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { toast } from '../../../lib/feedback';
-import { taxNumberInput } from '../../../lib/form-rules';
+import { taxNumberInput, textInput } from '../../../lib/form-rules';
 import { ApiError, call } from '../../../lib/request';
 import { useDict } from '../../dicts/use-dict';
 import { agencyTaxChangeProblem } from '../agency-tax';
 import { loadRegions, ORG_KEYS, useAgencyRelation } from '../api';
 
-export interface RegionOption {
+interface RegionOption {
   value: string;
   label: string;
   isLeaf: boolean;
@@ -38,8 +38,75 @@ const SCALE_FALLBACK = AGENCY_SCALE_OPTIONS.map((o) => ({ code: String(o.value),
 /** 会计人数 keeps the fixed bands: it is not a dictionary the operator edits. */
 export const STAFF_NUM_OPTIONS = AGENCY_SCALE_OPTIONS.map((o) => ({ value: o.value, label: o.label }));
 
+/**
+ * The fields an agency application and a factory application share: region (to the county), address,
+ * 机构规模 (as the operator keeps the dictionary, foundation.md §7 "Agency creation") and 会计人数. Pasted
+ * addresses are made ASCII where full width and trimmed when the field is left.
+ */
+export function AgencyPlaceFields({ open }: { open: boolean }) {
+  const form = Form.useFormInstance();
+  const scaleOptions = useDict('agency_scale', SCALE_FALLBACK)
+    .filter((o) => /^\d+$/.test(o.code))
+    .map((o) => ({ value: Number(o.code), label: o.label }));
+  const { options, loadData } = useRegionOptions(open);
+  return (
+    <>
+      <Form.Item
+        label="所在地区"
+        name="region"
+        required
+        rules={[
+          {
+            validator: async (_, v: unknown) => {
+              const codes = Array.isArray(v) ? v : [];
+              if (codes.length === 0) throw new Error('请选择地区');
+              if (codes.length < 3) throw new Error('请选择区县');
+            },
+          },
+        ]}
+      >
+        <Cascader<RegionOption>
+          options={options}
+          loadData={loadData}
+          placeholder="请选择省 / 市 / 区县"
+          changeOnSelect={false}
+          showSearch={false}
+          style={{ width: '100%' }}
+        />
+      </Form.Item>
+      <Form.Item
+        label="详细地址"
+        name="address"
+        normalize={textInput}
+        rules={[
+          { required: true, whitespace: true, message: '请输入地址' },
+          { max: 100, message: '地址不能超过100个字符' },
+        ]}
+      >
+        <Input
+          placeholder="请输入地址"
+          count={{ max: 100, show: true }}
+          onBlur={() => form.setFieldValue('address', String(form.getFieldValue('address') ?? '').trim())}
+        />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item label="机构规模" name="agencyScale" rules={[{ required: true, message: '请选择机构规模' }]}>
+            <Select placeholder="请选择机构规模" options={scaleOptions} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item label="会计人数" name="staffNum" rules={[{ required: true, message: '请选择会计人数' }]}>
+            <Select placeholder="请选择会计人数" options={STAFF_NUM_OPTIONS} />
+          </Form.Item>
+        </Col>
+      </Row>
+    </>
+  );
+}
+
 /** Province → city → district, each level fetched when its parent is opened (also the factory application). */
-export function useRegionOptions(open: boolean) {
+function useRegionOptions(open: boolean) {
   const [options, setOptions] = useState<RegionOption[]>([]);
   useEffect(() => {
     if (!open || options.length > 0) return;
@@ -72,14 +139,9 @@ export function useRegionOptions(open: boolean) {
  * accountant count. The application is reviewed by the platform; the result comes by SMS.
  */
 export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  // 机构规模 as the operator keeps it (user/dict/getDictData, foundation.md §7 "Agency creation").
-  const scaleOptions = useDict('agency_scale', SCALE_FALLBACK)
-    .filter((o) => /^\d+$/.test(o.code))
-    .map((o) => ({ value: Number(o.code), label: o.label }));
   const [form] = Form.useForm<Values>();
   const queryClient = useQueryClient();
   const relation = useAgencyRelation();
-  const { options, loadData } = useRegionOptions(open);
   const [submitting, setSubmitting] = useState(false);
   const pending = relation.data?.agencyApplyStatus === 0;
 
@@ -203,48 +265,7 @@ export function CreateAgencyDialog({ open, onClose }: { open: boolean; onClose: 
         >
           <Input placeholder="请输入代理所税号（6-20位数字）" maxLength={20} onBlur={checkTaxOnChange} />
         </Form.Item>
-        <Form.Item
-          label="所在地区"
-          name="region"
-          required
-          rules={[
-            {
-              validator: async (_, v: unknown) => {
-                const codes = Array.isArray(v) ? v : [];
-                if (codes.length === 0) throw new Error('请选择地区');
-                if (codes.length < 3) throw new Error('请选择区县');
-              },
-            },
-          ]}
-        >
-          <Cascader<RegionOption>
-            options={options}
-            loadData={loadData}
-            placeholder="请选择省 / 市 / 区县"
-            changeOnSelect={false}
-            showSearch={false}
-            style={{ width: '100%' }}
-          />
-        </Form.Item>
-        <Form.Item
-          label="详细地址"
-          name="address"
-          rules={[{ required: true, whitespace: true, message: '请输入地址' }]}
-        >
-          <Input placeholder="请输入地址" count={{ max: 100, show: true }} />
-        </Form.Item>
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item label="机构规模" name="agencyScale" rules={[{ required: true, message: '请选择机构规模' }]}>
-              <Select placeholder="请选择机构规模" options={scaleOptions} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="会计人数" name="staffNum" rules={[{ required: true, message: '请选择会计人数' }]}>
-              <Select placeholder="请选择会计人数" options={STAFF_NUM_OPTIONS} />
-            </Form.Item>
-          </Col>
-        </Row>
+        <AgencyPlaceFields open={open} />
       </Form>
       <div className="dzy-create-agency-note">
         提交后由平台审核，审核结果将以短信通知您；审核通过后您将成为该机构的管理员。
