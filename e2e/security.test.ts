@@ -51,9 +51,11 @@ describe('two-factor sign-in and the audit log in the browser', () => {
     const dialog = page.locator('.ant-modal', { hasText: '开启两步验证' });
     await dialog.getByPlaceholder('6位验证码').fill(totp(secret));
     await dialog.getByRole('button', { name: /完成绑定/ }).click();
-    await visible(dialog.getByRole('button', { name: '我已保存恢复码' }));
+    // The recovery codes then show in their own dialog (the one 重新生成恢复码 uses too).
+    const codes = page.locator('.ant-modal', { hasText: '请立即保存以下恢复码' });
+    await visible(codes.getByRole('button', { name: '我已保存恢复码' }));
     await snap(page, 'recovery');
-    await dialog.getByRole('button', { name: '我已保存恢复码' }).click();
+    await codes.getByRole('button', { name: '我已保存恢复码' }).click();
     await visible(page.getByText('已开启'));
 
     // A new browser: the password alone no longer signs in; the second step asks for the code.
