@@ -60,7 +60,8 @@ describe('imports in the browser', () => {
     expect(text).toContain('13500098801');
     expect(text).toContain('该用户已加入代理机构，不能重复加入');
     await shots(admin, 'invite-result');
-    await dialog.getByRole('button', { name: '完成' }).click();
+    // antd spaces a two-character label: 完 成.
+    await dialog.getByRole('button', { name: /完\s*成/ }).click();
   });
 
   it('导入账号密码 runs as a job: progress, then the result and its failure file', async () => {
@@ -68,9 +69,7 @@ describe('imports in the browser', () => {
     await visible(admin.locator('tr.ant-table-row'), 120_000);
     const rows = Array.from({ length: 3000 }, (_, i) => [`NOSUCH${String(i).padStart(6, '0')}`, 'acc', 'pw']);
     const file = await sheet('账号密码.xlsx', PWD_IMPORT_COLUMNS, rows);
-    const outside = admin.locator('button:not(tr button)').filter({ hasText: '更多' });
-    await outside.last().click();
-    await admin.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: '导入账号密码' }).click();
+    await admin.getByRole('button', { name: /导入账号密码/ }).click();
     const dialog = admin.getByRole('dialog', { name: '导入账号密码' });
     await visible(dialog);
     await dialog.locator('input[type=file]').setInputFiles(file);
