@@ -8,10 +8,12 @@ import { type Product, startProduct } from './harness.js';
 /**
  * Issue 12's goal for the sign-in page (measured 114 KB of compressed JavaScript: drawn without antd and
  * without zod), and, for sign-in + shell + portal, a guard against growth at what this build achieves
- * (about 460 KB; the goal of 300 KB is not met: bench/README.md "First load" says what is left).
+ * (about 460 KB; the goal of 300 KB is not met: bench/README.md "First load" says what is left). Raised to
+ * 500 KB in issue 18/19's last round: 门户版本, the provider theme and the address guard in the shell brought
+ * it to 481 KB (the factory application's form is kept out of it, loaded only for a user without an agency).
  */
 const SIGN_IN_JS_BUDGET = 150 * 1024;
-const PORTAL_JS_BUDGET = 480 * 1024;
+const PORTAL_JS_BUDGET = 500 * 1024;
 
 /** Code the sign-in page must not fetch: antd's root, the shell, the portal, the menu pages and antd's widgets. */
 const NOT_FOR_SIGN_IN =

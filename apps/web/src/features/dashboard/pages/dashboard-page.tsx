@@ -10,7 +10,7 @@ import { getQyBookCountInfoCall, hasPerm, ROLE_LABELS, type SessionInfo } from '
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Progress, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useNavigate } from 'react-router';
 import { UserAvatar } from '../../../components/user-avatar';
 import { useDocumentTitle } from '../../../lib/document-title';
@@ -18,8 +18,10 @@ import { formatCount, formatLimit, greeting } from '../../../lib/format';
 import { call } from '../../../lib/request';
 import { SESSION_KEY, useSessionInfo } from '../../../lib/session';
 import { NewsBlock } from '../../content/components/news-block';
-import { KjgcApplyButton } from '../../kjgc/kjgc-apply-dialog';
 import '../dashboard.css';
+
+// Only a user without an agency sees it: its form (Cascader, dictionaries) stays out of the portal's first load.
+const KjgcApplyButton = lazy(async () => ({ default: (await import('../../kjgc/kjgc-apply-dialog')).KjgcApplyButton }));
 
 export function Welcome({ session }: { session: SessionInfo }) {
   const name = session.token.hymc || session.phone;
@@ -247,7 +249,9 @@ export function NoOrganisation() {
           <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/dashboard?createAgency=1')}>
             创建代理机构
           </Button>
-          <KjgcApplyButton />
+          <Suspense fallback={null}>
+            <KjgcApplyButton />
+          </Suspense>
           <Button
             icon={<ReloadOutlined />}
             onClick={() => void queryClient.invalidateQueries({ queryKey: SESSION_KEY })}
