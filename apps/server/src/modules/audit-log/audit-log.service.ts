@@ -83,11 +83,6 @@ export function maskDetail(value: unknown, key = ''): unknown {
   return value;
 }
 
-/** The client an audit row is about: `enterprise:<id>` targets, or detail.enterpriseId. */
-const enterpriseOf = sql<
-  number | null
->`(case when ${auditLog.target} ~ '^enterprise:[0-9]{1,9}$' then substr(${auditLog.target}, 12)::int when ${auditLog.detail}->>'enterpriseId' ~ '^[0-9]{1,9}$' then (${auditLog.detail}->>'enterpriseId')::int end)`;
-
 export interface AuditQuery {
   dateFrom?: string | undefined;
   dateTo?: string | undefined;
@@ -106,9 +101,8 @@ export function auditWhere(agencyId: number | null, f: AuditQuery): SQL {
   if (f.userId !== undefined) conds.push(sql`${auditLog.userId} = ${f.userId}`);
   if (f.kind) conds.push(sql`${auditLog.action} like ${`${f.kind.replace(/[\\%_]/g, '\\$&')}.%`}`);
   if (f.enterpriseId !== undefined) {
-    conds.push(
-      sql`(${auditLog.target} = ${`enterprise:${f.enterpriseId}`} or ${auditLog.detail}->>'enterpriseId' = ${String(f.enterpriseId)})`,
-    );
+    // The stored column the database derives from the target or detail (migration 0042), on its index.
+    conds.push(sql`${auditLog.enterpriseId} = ${f.enterpriseId}`);
   }
   return sql.join(conds, sql` and `);
 }
@@ -140,7 +134,7 @@ export async function auditItems(tx: Queryable, ids: number[], where: SQL, limit
     select a.id, a.at, a.user_id, coalesce(nullif(u.hymc, ''), u.phone) as user_name, a.action, a.target, a.detail, a.ip,
            a.ent as enterprise_id, e.qymc
     from (select ${auditLog.id} as id, ${auditLog.at} as at, ${auditLog.userId} as user_id, ${auditLog.action} as action,
-                 ${auditLog.target} as target, ${auditLog.detail} as detail, ${auditLog.ip} as ip, ${enterpriseOf} as ent
+                 ${auditLog.target} as target, ${auditLog.detail} as detail, ${auditLog.ip} as ip, ${auditLog.enterpriseId} as ent
           from ${auditLog} where ${idFilter} order by ${auditLog.id} desc ${limit ? sql`limit ${limit}` : sql``}) a
     left join users u on u.id = a.user_id
     left join enterprises e on e.id = a.ent
