@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CUSTOMER_MSG, IMPORT_COLUMNS, IMPORT_PUSH_TYPE, IMPORT_QUEUE, type ImportResult } from '@dzy/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import {
   auditLog,
@@ -150,6 +150,8 @@ async function insertBatch(
       .where(
         and(
           eq(enterprises.agencyId, agencyId),
+          // qysh <> '' lets the planner take the partial unique index (agency_id, qysh) instead of the trigram one.
+          ne(enterprises.qysh, ''),
           inArray(
             enterprises.qysh,
             ok.map((r) => r.values.qysh),

@@ -1,5 +1,5 @@
 import { DLFS_OPTIONS, SFBM_OPTIONS, stripSpaces } from '@dzy/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { enterprises } from '../../db/schema/index.js';
 import type { SessionCtx } from '../../plugins/session.js';
@@ -105,7 +105,9 @@ export async function applyPasswordBatch(
     const hits = await tx
       .select({ id: enterprises.id, qysh: enterprises.qysh })
       .from(enterprises)
-      .where(and(customerWhere(scope, scope.agencyId, {}), inArray(enterprises.qysh, wanted)));
+      .where(
+        and(customerWhere(scope, scope.agencyId, {}), ne(enterprises.qysh, ''), inArray(enterprises.qysh, wanted)),
+      );
     for (const h of hits) found.set(h.qysh, h.id);
   }
   const failed: PwdFailure[] = [];

@@ -1,4 +1,4 @@
-import { and, eq, inArray, like } from 'drizzle-orm';
+import { and, eq, inArray, like, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { enterpriseProfiles, enterprises } from '../../db/schema/index.js';
 
@@ -65,7 +65,7 @@ export async function seedMasterDataDemo(db: Db, agencyId: number, first: boolea
     await db
       .update(enterprises)
       .set({ qyxz: kind })
-      .where(and(eq(enterprises.agencyId, agencyId), inArray(enterprises.qysh, list)));
+      .where(and(eq(enterprises.agencyId, agencyId), ne(enterprises.qysh, ''), inArray(enterprises.qysh, list)));
   }
   if (!first) return;
   await db
