@@ -7,6 +7,8 @@ export default defineConfig({
       {
         test: {
           name: 'server',
+          // The run's prepared database (migrations + demo seed once), copied by every file: test/template.ts.
+          globalSetup: ['apps/server/test/global-setup.ts'],
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -17,6 +19,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          globalSetup: ['apps/server/test/global-setup.ts'],
           include: ['e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -119,11 +119,17 @@ describe('课堂内容 for the platform operator', () => {
     await dialog.getByPlaceholder('请输入标题').fill('凭证录入五分钟');
     await dialog.getByText('上传视频', { exact: true }).first().click();
     const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(4000, 7)]);
+    // Waits on the upload's own reply (its message shows if it failed) and on the toast from before the
+    // file is chosen: under load the 3-second toast came and went while the wait had not started yet.
+    const uploaded = op.waitForResponse((r) => r.url().includes('/api/content/upload'), { timeout: 60_000 });
+    const toastSeen = visible(op.getByText('上传成功'), 60_000);
     await dialog
       .locator('input[type=file]')
       .first()
       .setInputFiles({ name: '凭证.mp4', mimeType: 'video/mp4', buffer: mp4 });
-    await visible(op.getByText('上传成功'));
+    expect(await (await uploaded).json()).toMatchObject({ code: 200 });
+    await toastSeen;
+    await visible(dialog.getByText('凭证.mp4'));
     await dialog.getByRole('button', { name: /保\s*存/ }).click();
     await visible(op.getByText('新增成功'));
     await expect.poll(() => rows.first().textContent()).toContain('凭证录入五分钟');

@@ -7,6 +7,7 @@ import { startTaxSim, type TaxSimOptions } from '@dzy/tax-sim';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { freshDatabase } from '../apps/server/test/fresh-database.js';
+import { copyPglite, ensureTemplate } from '../apps/server/test/template.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -55,7 +56,8 @@ export async function freePort(): Promise<number> {
 
 /**
  * The product as a user gets it: the real server process (built web client, demo data) on a fresh
- * embedded database, or on a fresh PostgreSQL database when DATABASE_URL is set; and Chromium.
+ * embedded database, or on a fresh PostgreSQL database when DATABASE_URL is set (either a copy of the
+ * run's prepared database); and Chromium.
  * `sim` sets up the simulator (e.g. a fixed day: `{ today: '2026-11-10' }`); `startMs` is how long the
  * server may take to answer its health check.
  */
@@ -64,7 +66,13 @@ export async function startProduct(opts: { sim?: TaxSimOptions; startMs?: number
   const port = await freePort();
   // The simulated e-tax bureau, as its own server the product reaches over HTTP (docs/tax-bureau-protocol.md).
   const sim = await startTaxSim(opts.sim);
-  const db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
+  // A copy of the run's prepared database (migrated and seeded once; apps/server/test/template.ts): the
+  // server finds its migrations applied and the demo data there, as on any later start.
+  const template = await ensureTemplate();
+  const db = process.env.DATABASE_URL
+    ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e', template.postgres?.seeded)
+    : null;
+  if (!db) copyPglite(template, 'seeded', dataDir);
   const env = {
     ...process.env,
     NODE_ENV: 'development',
@@ -74,8 +82,9 @@ export async function startProduct(opts: { sim?: TaxSimOptions; startMs?: number
     LOG_LEVEL: 'warn',
     DATABASE_URL: db?.url ?? '',
     TAX_BUREAU_URL: sim.url,
+    // The key the template's seed encrypted the demo's stored credentials with.
+    SECRET_KEY: template.secretKey,
   };
-  if (db) seedServer(env);
   const server = spawnServer(env);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(`${baseUrl}/api/health`, opts.startMs ?? 60_000);
