@@ -29,9 +29,10 @@ import { startTestApp, type TestApp } from './harness.js';
  *   2 借 560202 3,000.00 / 贷 1002 3,000.00
  *   3 借 5401 120,000.00 / 贷 1002 120,000.00
  *   4 借 560201 30,000.00 / 贷 221101 30,000.00
- *   计提附加税 on VAT 6,000.00, halved (small-scale, 2026): 城建税 6,000 × 7 % / 2 = 210.00, 教育费附加
- *   6,000 × 3 % / 2 = 90.00, 地方教育附加 6,000 × 2 % / 2 = 60.00 (sales 200,000 > 10万: not exempt) = 360.00.
- *   结转损益: income 200,000.00, expenses 120,000 + 360 + 30,000 + 3,000 = 153,360.00, profit 46,640.00.
+ *   计提附加税 on VAT 6,000.00, halved (small-scale, 2026): 城建税 6,000 × 7 % / 2 = 210.00; 教育费附加 and
+ *   地方教育附加 not charged: a small-scale book files VAT by quarter and the quarter's sales so far, 200,000, are
+ *   within 30万 (财税〔2016〕12号; issue 28 point 3 — the month's 10万 line charged 90.00 + 60.00 before) = 210.00.
+ *   结转损益: income 200,000.00, expenses 120,000 + 210 + 30,000 + 3,000 = 153,210.00, profit 46,790.00.
  * Book B (一般纳税人, 2026-10): sales 80,000.00 + 销项 10,400.00; purchase 1405 50,000.00 + 进项 6,500.00.
  *   VAT 3,900.00; 城建税 7 % = 273.00; sales ≤ 10万: 教育费附加 and 地方教育附加 exempt; no halving.
  * Book C (小规模): 借 560202 500.00 / 贷 1001 500.00 with no cash: 库存现金 −500.00 refuses the close.
@@ -40,7 +41,7 @@ import { startTestApp, type TestApp } from './harness.js';
 let t: TestApp;
 let admin = '';
 const books: Record<'a' | 'b' | 'c', number> = { a: 0, b: 0, c: 0 };
-const ctx = { agencyId: 1, userId: ID.admin };
+const ctx = { agencyId: 1, userId: ID.admin, kjgcId: null };
 const run = <T>(fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promise<T>) => inScope(t.db.app, ctx, fn);
 
 type Line = [code: string, debit: number, credit: number];
@@ -136,11 +137,13 @@ describe('期末结转', () => {
       sales: 200_000_00,
       cjsRate: 7,
       halved: true,
-      eduExempt: false,
+      eduExempt: true,
+      cycle: 'quarter',
+      accruedBefore: 0,
       cjs: 210_00,
-      edu: 90_00,
-      localEdu: 60_00,
-      total: 360_00,
+      edu: 0,
+      localEdu: 0,
+      total: 210_00,
     });
     // Before the surtax is booked, the profit is 200,000 − 153,000.
     expect(s.data.profit).toBe(47_000_00);
@@ -148,7 +151,7 @@ describe('期末结转', () => {
     const failing = Object.fromEntries(s.data.checks.filter((c) => !c.ok).map((c) => [c.key, c.msg]));
     expect(failing).toEqual({
       unreviewed: '有4张凭证未审核',
-      surtax: '未计提附加税（应计提360.00元）',
+      surtax: '未计提附加税（应计提210.00元）',
       profit: '损益类科目期末余额不为零，请先结转损益',
     });
   });
@@ -157,12 +160,10 @@ describe('期末结转', () => {
     const r = await t.call<CloseState>(transferCall.path, { bookId: books.a, kind: 'surtax' }, admin);
     expect(r.code, r.msg).toBe(CODE.OK);
     const step = r.data.steps.find((x) => x.kind === 'surtax');
-    expect(step).toMatchObject({ voucherNo: '记-5', voucherTotal: 360_00, amount: 360_00 });
+    expect(step).toMatchObject({ voucherNo: '记-5', voucherTotal: 210_00, amount: 210_00 });
     expect(await voucherLines(step?.voucherId ?? 0)).toEqual([
-      { code: '5403', debit: '36000', credit: '0' },
+      { code: '5403', debit: '21000', credit: '0' },
       { code: '222103', debit: '0', credit: '21000' },
-      { code: '222104', debit: '0', credit: '9000' },
-      { code: '222105', debit: '0', credit: '6000' },
     ]);
     // Again: the same voucher, not a second one.
     const again = await t.call<CloseState>(transferCall.path, { bookId: books.a, kind: 'surtax' }, admin);
@@ -179,15 +180,15 @@ describe('期末结转', () => {
   it('carries every 损益 account to 3103 本年利润 and leaves them at zero', async () => {
     const r = await t.call<CloseState>(transferCall.path, { bookId: books.a, kind: 'profit' }, admin);
     expect(r.code, r.msg).toBe(CODE.OK);
-    expect(r.data.profit).toBe(46_640_00);
+    expect(r.data.profit).toBe(46_790_00);
     const step = r.data.steps.find((x) => x.kind === 'profit');
-    expect(step).toMatchObject({ voucherNo: '记-6', voucherTotal: 353_360_00 });
+    expect(step).toMatchObject({ voucherNo: '记-6', voucherTotal: 353_210_00 });
     expect(await voucherLines(step?.voucherId ?? 0)).toEqual([
       { code: '5001', debit: '20000000', credit: '0' },
       { code: '3103', debit: '0', credit: '20000000' },
-      { code: '3103', debit: '15336000', credit: '0' },
+      { code: '3103', debit: '15321000', credit: '0' },
       { code: '5401', debit: '0', credit: '12000000' },
-      { code: '5403', debit: '0', credit: '36000' },
+      { code: '5403', debit: '0', credit: '21000' },
       { code: '560201', debit: '0', credit: '3000000' },
       { code: '560202', debit: '0', credit: '300000' },
     ]);
@@ -196,7 +197,7 @@ describe('期末结转', () => {
         where b.book_id = $1 and (a.category = 'profit' or a.code = '3103') group by a.code having sum(b.debit - b.credit) <> 0`,
       [books.a],
     );
-    expect(left).toEqual([{ code: '3103', net: '-4664000' }]);
+    expect(left).toEqual([{ code: '3103', net: '-4679000' }]);
     expect(r.data.checks.find((c) => c.key === 'profit')?.ok).toBe(true);
   });
 
@@ -208,6 +209,8 @@ describe('期末结转', () => {
       cjsRate: 7,
       halved: false,
       eduExempt: true,
+      cycle: 'month',
+      accruedBefore: 0,
       cjs: 273_00,
       edu: 0,
       localEdu: 0,

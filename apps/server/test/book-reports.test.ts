@@ -37,7 +37,7 @@ let bookId = 0;
 let acc = new Map<string, number>();
 const ctx = { agencyId: 1, userId: ID.admin };
 const run = <T>(fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promise<T>) =>
-  inScope(t.db.app, { agencyId: 1, userId: ID.admin }, fn);
+  inScope(t.db.app, { agencyId: 1, userId: ID.admin, kjgcId: null }, fn);
 const Y = (yuan: number) => Math.round(yuan * 100);
 const l = (code: string, debit: number, credit: number, summary = '测试'): VoucherLineInput => {
   const id = acc.get(code);
@@ -447,10 +447,12 @@ describe('the books feed the declarations', () => {
       sbsj: { zcze: '160300.00', fzze: '31500.00', syzqy: '128800.00', yysr: '50000.00', jlr: '28800.00' },
     });
     const cit = offlineFigures(items[1] as ItemRow, answers.get(2));
-    // The bureau checks 利润总额 = 营业收入 − 营业成本: every deduction goes in yycb.
+    // A200000 as filed (issue 28 point 5): 营业收入, 营业成本 and 利润总额 each as on the income statement (the
+    // other 21,200 − 12,000 of expenses are not cost), and 资产总额 as the quarter's average so far,
+    // (季初 100,000.00 + 期末 160,300.00) ÷ 2 (国家税务总局公告2022年第5号 / 财政部 税务总局公告2022年第13号).
     expect(cit).toMatchObject({
       source: 'books',
-      sbsj: { yysr: '50000.00', yycb: '21200.00', lrze: '28800.00', zcze: '160300.00' },
+      sbsj: { yysr: '50000.00', yycb: '12000.00', lrze: '28800.00', zcze: '130150.00' },
     });
     const open = offlineFigures(items[2] as ItemRow, answers.get(3));
     expect(open).toMatchObject({ source: 'typed', state: 'needsInput' });

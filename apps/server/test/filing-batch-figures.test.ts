@@ -17,18 +17,24 @@ describe('申报计划 figures', () => {
 
   it('small-scale VAT under the threshold still pays on 专票 sales', () => {
     // 200,000 普票 + 50,000 专票 = 250,000 ≤ 300,000: 普票 exempt, 专票 taxed: VAT 500.00;
-    // surtaxes halved: 17.50 + 7.50 + 5.00 = 30.00; total 530.00.
+    // surtaxes halved: 城建 17.50; 教育费附加 and 地方教育附加 not charged — the quarter's sales 250,000 ≤ 30万
+    // (财税〔2016〕12号, issue 28 point 3; before it this case charged 7.50 + 5.00); total 517.50.
     expect(planFigures('zzs', '1', 'quarter', { ppxse: '200000.00', zpxse: '50000.00' })).toEqual({
       srze: 25_000_000,
-      ybtse: 53_000,
+      ybtse: 51_750,
     });
   });
 
   it('general VAT: output 13% less the input typed, surtaxes at full rates', () => {
     // 100,000 × 13% = 13,000; − 8,000 input = 5,000; surtaxes 7% + 3% + 2% = 600; total 5,600.00.
+    expect(planFigures('zzs', '0', 'month', { xse13: '100000.01', jxse: '8000.00' })).toEqual({
+      srze: 10_000_001,
+      ybtse: 560_000,
+    });
+    // At 100,000.00 a month the general taxpayer is within 财税〔2016〕12号 too (issue 28 point 3): 城建 350 only.
     expect(planFigures('zzs', '0', 'month', { xse13: '100000.00', jxse: '8000.00' })).toEqual({
       srze: 10_000_000,
-      ybtse: 560_000,
+      ybtse: 535_000,
     });
   });
 
@@ -109,9 +115,12 @@ describe('申报计划 figures', () => {
       msg: `普票及未开票销售额（1%）：${SBSJ_MSG.moneyNonNegative}`,
     });
     expect(validateSbsj('zzs', '1', {})).toEqual({ ok: false, msg: SBSJ_MSG.vatNoSales });
-    expect(validateSbsj('qysds', '1', { yysr: '100.00', yycb: '60.00', lrze: '30.00' })).toEqual({
+    // A200000: 利润总额 is the 利润表's own line (after 税金及附加, 期间费用, 营业外收支), not 营业收入 − 营业成本
+    // (国家税务总局公告2021年第3号; issue 28 point 5); lines 4-9 are checked as amounts.
+    expect(validateSbsj('qysds', '1', { yysr: '100.00', yycb: '60.00', lrze: '30.00' }).ok).toBe(true);
+    expect(validateSbsj('qysds', '1', { yysr: '100.00', yycb: '60.00', lrze: '30.00', mbyqndks: '-1.00' })).toEqual({
       ok: false,
-      msg: SBSJ_MSG.profit,
+      msg: `弥补以前年度亏损：${SBSJ_MSG.moneyNonNegative}`,
     });
     expect(validateSbsj('qysds', '1', { yysr: '100.00', yycb: '160.00', lrze: '-60.00' }).ok).toBe(true);
     expect(validateSbsj('cwbb', '1', { zcze: '100', fzze: '40', syzqy: '50', yysr: '0', jlr: '0' })).toEqual({

@@ -1,4 +1,5 @@
-import { IIT_MONTHLY_BASIC_FEN, idCardCheckChar, iitCumulativeTax } from '@dzy/shared';
+import { idCardCheckChar } from '@dzy/shared';
+import { basicDeduction, cumTax } from './law.js';
 import { areaOf, hash, mixSeed, personName, rng, seeded, type Taxpayer } from './taxpayers.js';
 
 /**
@@ -82,7 +83,7 @@ function wageAt(e: SimEmployee, year: number, month: number) {
 
 /**
  * The IIT reports of the years `fromYear`-`toYear` from these wages: per month (YYYY-MM) the wages paid
- * (srze) and the tax withheld by 累计预扣法 (ybtse), fen — iitYear's arithmetic (tax-compute.ts), in a
+ * (srze) and the tax withheld by 累计预扣法 (ybtse), fen — the bureau's own tables (./law.ts), in a
  * lean loop (the filing model builds this for every book).
  */
 export function iitHistory(staff: readonly SimEmployee[], fromYear: number, toYear: number) {
@@ -101,9 +102,9 @@ export function iitHistory(staff: readonly SimEmployee[], fromYear: number, toYe
         const w = wageAt(e, y, m);
         cumIncome += w.sre;
         cumDeductions += w.sxyj + w.zxfjkc;
-        const taxable = cumIncome - IIT_MONTHLY_BASIC_FEN * (m - first + 1) - cumDeductions;
-        const cumTax = iitCumulativeTax(taxable > 0 ? taxable : 0);
-        const tax = cumTax > withheld ? cumTax - withheld : 0;
+        const taxable = cumIncome - basicDeduction('standard', m - first + 1, m) - cumDeductions;
+        const due = cumTax(taxable > 0 ? taxable : 0);
+        const tax = due > withheld ? due - withheld : 0;
         withheld += tax;
         srze[m] = (srze[m] ?? 0) + w.sre;
         ybtse[m] = (ybtse[m] ?? 0) + tax;

@@ -56,7 +56,7 @@ export const EDU_RATE = 3;
 export const LOCAL_EDU_RATE = 2;
 /**
  * 财税〔2016〕12号: 教育费附加 and 地方教育附加 are not charged when the month's sales are at most 10万元
- * (a quarter's at most 30万元).
+ * (a quarter's at most 30万元): the month's line. The rule itself is surtaxFor (tax-rules-vat.ts).
  */
 export const EDU_EXEMPT_SALES_FEN = 100_000_00;
 
@@ -116,14 +116,18 @@ const paging = {
 
 /** The surtax of a period, each figure in fen, worked from the VAT of the period. */
 export const surtaxFiguresSchema = z.object({
-  /** 本期应交增值税 (the net credit of 222101 in the period, not below 0). */
+  /** 本期应交增值税 (the net credit of 222101 in the period, not below 0; a quarterly filer's: the quarter to date). */
   vat: z.number(),
-  /** 本期销售额 (5001 + 5051 credits), for the 教育费附加 exemption. */
+  /** 本期销售额 (5001 + 5051 credits), for the 教育费附加 exemption; a quarterly filer's: the quarter to date. */
   sales: z.number(),
+  /** The VAT filing cycle the exemption is tested by: small-scale books quarterly, general monthly. */
+  cycle: z.enum(['month', 'quarter']).optional(),
+  /** What the quarter's earlier months accrued (a quarterly filer's month accrues the rest). */
+  accruedBefore: z.number().optional(),
   cjsRate: z.number(),
   /** 小规模纳税人 减半征收 (财政部 税务总局公告2023年第12号, to 2027-12-31). */
   halved: z.boolean(),
-  /** 教育费附加 and 地方教育附加 exempt (月销售额不超过10万元). */
+  /** 教育费附加 and 地方教育附加 exempt (财税〔2016〕12号: 月销售额不超过10万元, 季度不超过30万元). */
   eduExempt: z.boolean(),
   cjs: z.number(),
   edu: z.number(),

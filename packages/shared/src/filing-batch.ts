@@ -4,16 +4,8 @@ import { defineCall } from './call.js';
 import { taxFenToYuan, taxYuanToFen } from './declare-data.js';
 import { addMonths, FILING_TAX_TYPES, type FilingCycle, type FilingTaxType } from './filing-calendar.js';
 import { cursorField, pageCursorsSchema } from './paging.js';
-import {
-  type CityLocation,
-  generalVat,
-  iitYear,
-  isStampKind,
-  SMALL_SCALE_THRESHOLD_FEN,
-  type STAMP_RATES_PER_MILLION,
-  smallScaleVat,
-  stampDuty,
-} from './tax-compute.js';
+import { type CityLocation, iitYear, isStampKind, type STAMP_RATES_PER_MILLION, stampDuty } from './tax-compute.js';
+import { generalVatReturn, SMALL_SCALE_VAT_RULES, smallScaleReturn, smallScaleRuleOf } from './tax-rules-vat.js';
 
 /**
  * 批量申报 (issue 14; tax-bureau.md §2 the batch income-tax dialog and the multi-tax dialog, §4 the batch
@@ -187,6 +179,8 @@ export const SBSJ_FIELD_NAMES: Readonly<Record<string, string>> = {
   qtkc: '其他扣除',
   ppxse: '普票及未开票销售额（1%）',
   zpxse: '专票销售额（1%）',
+  ppxse3: '普票及未开票销售额（3%）',
+  zpxse3: '专票销售额（3%）',
   ppxse5: '普票及未开票销售额（5%）',
   zpxse5: '专票销售额（5%）',
   xse13: '13%税率销售额',
@@ -197,6 +191,15 @@ export const SBSJ_FIELD_NAMES: Readonly<Record<string, string>> = {
   yysr: '营业收入',
   yycb: '营业成本',
   lrze: '利润总额',
+  tdywynssde: '特定业务计算的应纳税所得额',
+  bzssr: '不征税收入',
+  mssr: '免税收入、减计收入、加计扣除',
+  jszjtje: '资产加速折旧、摊销（扣除）调减额',
+  sdjm: '所得减免',
+  mbyqndks: '弥补以前年度亏损',
+  kcfs: '减除费用方式',
+  qnycxjj: '全年一次性奖金',
+  lw: '劳务报酬',
   cyrs: '从业人数',
   zcze: '资产总计',
   fzze: '负债合计',
@@ -231,14 +234,26 @@ export const iitSbsjSchema = z.strictObject({
         sxyj: amount.optional(),
         zxfjkc: amount.optional(),
         qtkc: amount.optional(),
+        /** 累计减除费用 rule (公告2020年第13号 firstJob, 第19号 prior60k); absent: 5,000 a month employed */
+        kcfs: z.enum(['standard', 'firstJob', 'prior60k']).optional(),
+        /** 全年一次性奖金 单独计税 (公告2023年第30号): the bonus paid this month, taxed alone */
+        qnycxjj: amount.optional(),
       }),
     )
     .min(1, SBSJ_MSG.iitNoPerson)
     .max(10_000),
+  /** 劳务报酬 paid this month (预扣率表二) to people who are not employees */
+  lw: z
+    .array(z.strictObject({ zjhm: z.string().trim().min(1).max(30), xm: z.string().max(50).optional(), sre: amount }))
+    .max(10_000)
+    .optional(),
 });
+/** Small-scale VAT by 征收率: 1 % (减按1%), 3 % (放弃减税的3%专票, or sales the reduction excludes), 5 %. */
 export const smallVatSbsjSchema = z.strictObject({
   ppxse: amount.optional(),
   zpxse: amount.optional(),
+  ppxse3: amount.optional(),
+  zpxse3: amount.optional(),
   ppxse5: amount.optional(),
   zpxse5: amount.optional(),
 });
@@ -249,15 +264,23 @@ export const generalVatSbsjSchema = z.strictObject({
   jxse: amount,
   xwqy: z.boolean().optional(),
 });
-export const citSbsjSchema = z
-  .strictObject({
-    yysr: amount,
-    yycb: amount,
-    lrze: money,
-    cyrs: z.number().int().min(0, SBSJ_MSG.staff).max(1_000_000).optional(),
-    zcze: amount.optional(),
-  })
-  .refine((f) => toFen(f.yysr) - toFen(f.yycb) === toFen(f.lrze), { message: SBSJ_MSG.profit, path: ['lrze'] });
+/**
+ * A200000 (国家税务总局公告2021年第3号): 营业收入, 营业成本 and 利润总额 each as on the 利润表 (利润总额 is after
+ * 税金及附加, 期间费用 and 营业外收支, so it is not 营业收入 − 营业成本); lines 4-9 optional (0 when absent).
+ */
+export const citSbsjSchema = z.strictObject({
+  yysr: amount,
+  yycb: amount,
+  lrze: money,
+  tdywynssde: amount.optional(),
+  bzssr: amount.optional(),
+  mssr: amount.optional(),
+  jszjtje: amount.optional(),
+  sdjm: amount.optional(),
+  mbyqndks: amount.optional(),
+  cyrs: z.number().int().min(0, SBSJ_MSG.staff).max(1_000_000).optional(),
+  zcze: amount.optional(),
+});
 export const statementSbsjSchema = z
   .strictObject({ zcze: amount, fzze: money, syzqy: money, yysr: amount, jlr: money })
   .refine((f) => toFen(f.zcze) === toFen(f.fzze) + toFen(f.syzqy), { message: SBSJ_MSG.balance, path: ['zcze'] });
@@ -295,6 +318,9 @@ export function sbsjSchemaOf(taxType: FilingTaxType, nsrlx: '0' | '1'): z.ZodTyp
 
 const toFen = (yuan: string | undefined) => (yuan ? (taxYuanToFen(yuan) ?? 0) : 0);
 
+/** The small-scale VAT figures, one per 征收率 and invoice kind. */
+export const SMALL_VAT_FIELDS = ['ppxse', 'zpxse', 'ppxse3', 'zpxse3', 'ppxse5', 'zpxse5'] as const;
+
 /** Typed figures checked for the item's type; the first problem as a message. */
 export function validateSbsj(
   taxType: FilingTaxType,
@@ -317,7 +343,7 @@ export function validateSbsj(
     return { ok: false, msg };
   }
   const v = r.data as Record<string, unknown>;
-  if (taxType === 'zzs' && nsrlx === '1' && !['ppxse', 'zpxse', 'ppxse5', 'zpxse5'].some((k) => v[k] !== undefined))
+  if (taxType === 'zzs' && nsrlx === '1' && !SMALL_VAT_FIELDS.some((k) => v[k] !== undefined))
     return { ok: false, msg: SBSJ_MSG.vatNoSales };
   if (taxType === 'grsds') {
     const seen = new Set<string>();
@@ -367,7 +393,9 @@ export function iitEstimate(persons: readonly IitEstimatePerson[], ssqMonth: str
 }
 
 /**
- * The plan's figures of an item (fen): 收入总额 and 应补(退)税额 estimated from sbsj with tax-compute. The
+ * The plan's figures of an item (fen): 收入总额 and 应补(退)税额 estimated from sbsj by the rules of the
+ * 所属期 (skssqz: tax-rules-vat.ts chooses the small-scale rule and the surtax halving by it; without it, the
+ * first rule row — periods before 2026). VAT's surtaxes by surtaxFor (the books' 计提附加税 use it too). The
  * surtaxes use the city rate (7%; the bureau knows the client's location and computes the filed figure).
  * IIT items carry their estimate (iitEstimate) and are not recomputed here.
  */
@@ -377,23 +405,26 @@ export function planFigures(
   cycle: FilingCycle,
   sbsj: ReturnFigures,
   location: CityLocation = 'city',
+  skssqz: string = (SMALL_SCALE_VAT_RULES[0] as { to: string }).to,
 ): { srze: number; ybtse: number } {
   const f = sbsj as Record<string, unknown>;
   const fen = (k: string) => toFen(f[k] as string | undefined);
+  const vatCycle = cycle === 'month' ? 'month' : 'quarter';
   switch (taxType) {
     case 'zzs': {
       if (nsrlx === '1') {
-        const r = smallScaleVat({
-          cycle: cycle === 'month' ? 'month' : 'quarter',
-          pp1: fen('ppxse'),
-          zp1: fen('zpxse'),
-          pp5: fen('ppxse5'),
-          zp5: fen('zpxse5'),
+        const r = smallScaleReturn({
+          skssqq: skssqz,
+          skssqz,
+          cycle: vatCycle,
+          r1: { pp: fen('ppxse'), zp: fen('zpxse') },
+          r3: { pp: fen('ppxse3'), zp: fen('zpxse3') },
+          r5: { pp: fen('ppxse5'), zp: fen('zpxse5') },
           location,
         });
         return { srze: r.sales, ybtse: r.total };
       }
-      const r = generalVat({
+      const r = generalVatReturn({
         sales: [
           { amount: fen('xse13'), ratePermille: 130 },
           { amount: fen('xse9'), ratePermille: 90 },
@@ -402,6 +433,8 @@ export function planFigures(
         inputTax: fen('jxse'),
         location,
         halved: f.xwqy === true,
+        cycle: vatCycle,
+        skssqz,
       });
       return { srze: r.sales, ybtse: r.total };
     }
@@ -436,8 +469,9 @@ export function changeFlagged(now: number, prev: number | null, percent: number)
   return Math.abs(now - prev) * 100 > Math.abs(prev) * percent;
 }
 
-/** The small-scale exemption threshold of a cycle, yuan text (shown beside the VAT figure). */
-export const smallScaleThresholdText = (cycle: 'month' | 'quarter') => taxFenToYuan(SMALL_SCALE_THRESHOLD_FEN[cycle]);
+/** The small-scale exemption line of a cycle in a 所属期, yuan text (shown beside the VAT figure). */
+export const smallScaleThresholdText = (cycle: 'month' | 'quarter', skssqz: string) =>
+  taxFenToYuan(smallScaleRuleOf(skssqz).thresholdFen[cycle]);
 
 /** The latest 所属期 month a grsds plan may be for: the month before today's. */
 export const grsdsSsqMax = (today: string) => addMonths(today.slice(0, 7), -1);

@@ -5,6 +5,8 @@
  * is `YYYY-MM`, the month in which the returns are filed (所属期 = the month or quarter before it).
  */
 
+import { type HolidayCalendar, SEED_HOLIDAYS, statutoryDeadline, workingDayFrom } from './filing-holidays.js';
+
 // --- tax types -------------------------------------------------------------------------------------
 
 /** Roster tax types (申报项目), in column order. The first five recur; the last three are annual. */
@@ -100,7 +102,6 @@ export const FILING_STATE_COLORS: Readonly<Record<FilingState, string>> = {
 const pad2 = (n: number) => String(n).padStart(2, '0');
 const iso = (y: number, m: number, d: number) => `${y}-${pad2(m)}-${pad2(d)}`;
 const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
-const weekday = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d)).getUTCDay();
 
 /** Today in China (UTC+8), `YYYY-MM-DD`. */
 export const chinaToday = (now = Date.now()) => new Date(now + 8 * 3_600_000).toISOString().slice(0, 10);
@@ -131,25 +132,30 @@ export const FILING_DEADLINES_2026: Readonly<Record<string, string>> = {
 };
 export type DeadlineTable = Readonly<Record<string, string>>;
 
-/** A day moved past a weekend (Saturday and Sunday move to Monday). Holidays need the published table. */
-function pastWeekend(y: number, m: number, d: number): string {
-  const wd = weekday(y, m, d);
-  const shift = wd === 6 ? 2 : wd === 0 ? 1 : 0;
-  const day = new Date(Date.UTC(y, m - 1, d + shift));
-  return day.toISOString().slice(0, 10);
-}
-
-/** The monthly deadline of a filing month: the table's, else the 15th moved past a weekend. */
-export function filingDeadline(filingMonth: string, table: DeadlineTable = FILING_DEADLINES_2026): string {
+/**
+ * The monthly deadline of a filing month: the published table's (国家税务总局's annual notice), else the
+ * statutory rule over the year's holiday arrangement (statutoryDeadline, filing-holidays.ts: the 15th extended
+ * by the holidays in the first 15 days, moved past weekends and holidays; 调休 weekends are working days).
+ * A year without an arrangement moves past weekends only.
+ */
+export function filingDeadline(
+  filingMonth: string,
+  table: DeadlineTable = FILING_DEADLINES_2026,
+  holidays: HolidayCalendar = SEED_HOLIDAYS,
+): string {
   const published = table[filingMonth];
   if (published) return published;
-  return pastWeekend(Number(filingMonth.slice(0, 4)), Number(filingMonth.slice(5, 7)), 15);
+  return statutoryDeadline(filingMonth, holidays);
 }
 
-/** Annual items: the filing month and day of their deadline (moved past a weekend), for last year. */
-const ANNUAL: Readonly<Partial<Record<FilingTaxType, { month: number; day: number }>>> = {
+/**
+ * Annual items: the filing month and day of their deadline, for last year. 企业所得税汇算: 5-31 (企业所得税法
+ * 第五十四条), moved to the next working day (实施细则第一百零九条); 残保金: 6-30 likewise; 工商年报: the window
+ * 1-1 to 6-30 (企业信息公示暂行条例 第八条) ends on 6-30 whatever the weekday (fixed).
+ */
+const ANNUAL: Readonly<Partial<Record<FilingTaxType, { month: number; day: number; fixed?: boolean }>>> = {
   qysdsnd: { month: 5, day: 31 },
-  gsnb: { month: 6, day: 30 },
+  gsnb: { month: 6, day: 30, fixed: true },
   cbj: { month: 6, day: 30 },
 };
 
@@ -169,20 +175,30 @@ export function duePeriod(
   reg: FilingRegistration,
   filingMonth: string,
   table: DeadlineTable = FILING_DEADLINES_2026,
+  holidays: HolidayCalendar = SEED_HOLIDAYS,
 ): DuePeriod | null {
   const y = Number(filingMonth.slice(0, 4));
   const m = Number(filingMonth.slice(5, 7));
   if (reg.cycle === 'year') {
     const a = ANNUAL[reg.type];
     if (!a || a.month !== m) return null;
-    return { skssqq: iso(y - 1, 1, 1), skssqz: iso(y - 1, 12, 31), sbqx: pastWeekend(y, a.month, a.day) };
+    const last = iso(y, a.month, a.day);
+    return {
+      skssqq: iso(y - 1, 1, 1),
+      skssqz: iso(y - 1, 12, 31),
+      sbqx: a.fixed ? last : workingDayFrom(last, holidays),
+    };
   }
   const prev = addMonths(filingMonth, -1);
   const py = Number(prev.slice(0, 4));
   const pm = Number(prev.slice(5, 7));
   if (reg.cycle === 'quarter' && pm % 3 !== 0) return null;
   const startM = reg.cycle === 'quarter' ? pm - 2 : pm;
-  return { skssqq: iso(py, startM, 1), skssqz: iso(py, pm, lastDay(py, pm)), sbqx: filingDeadline(filingMonth, table) };
+  return {
+    skssqq: iso(py, startM, 1),
+    skssqz: iso(py, pm, lastDay(py, pm)),
+    sbqx: filingDeadline(filingMonth, table, holidays),
+  };
 }
 
 /** The filing month of a 所属期 end date (`skssqz`): the month after it, or for annual items their deadline month. */

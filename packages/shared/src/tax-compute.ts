@@ -348,53 +348,88 @@ export function citPrepay(input: CitPrepayInput): CitPrepayResult {
 
 // --- 印花税 (印花税法 2022) ---------------------------------------------------------------------------
 
-/** Contract kinds and their rates per million (0.3‰ = 300). */
+/**
+ * 印花税税目税率表 of the 中华人民共和国印花税法 (in force 2022-07-01), every 税目, rates per million
+ * (0.3‰ = 300), with the 计税依据 of each (印花税法第五条). docs/decisions/tax.md "Stamp duty".
+ */
 export const STAMP_RATES_PER_MILLION = {
-  /** 买卖合同 0.3‰ */
-  mmht: 300,
-  /** 借款合同 0.05‰ */
+  /** 借款合同 0.05‰ of the 借款金额 */
   jkht: 50,
-  /** 租赁合同 1‰ */
-  zlht: 1000,
-  /** 技术合同 0.3‰ */
-  jsht: 300,
-  /** 承揽合同 0.3‰ */
+  /** 融资租赁合同 0.05‰ of the 租金 */
+  rzzlht: 50,
+  /** 买卖合同 (动产买卖, not 个人书立的) 0.3‰ of the 价款 */
+  mmht: 300,
+  /** 承揽合同 0.3‰ of the 报酬 */
   clht: 300,
-  /** 建设工程合同 0.3‰ */
+  /** 建设工程合同 0.3‰ of the 价款 */
   jsgcht: 300,
-  /** 运输合同 0.3‰ */
+  /** 运输合同 (货运, 多式联运; not 管道运输) 0.3‰ of the 运输费用 */
   ysht: 300,
-  /** 仓储合同 1‰ */
+  /** 技术合同 (not 专利权、专有技术使用权转让书据) 0.3‰ of the 价款、报酬或者使用费 */
+  jsht: 300,
+  /** 租赁合同 1‰ of the 租金 */
+  zlht: 1000,
+  /** 保管合同 1‰ of the 保管费 */
+  bght: 1000,
+  /** 仓储合同 1‰ of the 仓储费 */
   ccht: 1000,
-  /** 财产保险合同 1‰ */
+  /** 财产保险合同 (not 再保险合同) 1‰ of the 保险费 */
   bxht: 1000,
-  /** 营业账簿 (实收资本 + 资本公积) 0.25‰ */
+  /** 产权转移书据: 土地使用权出让书据 0.5‰ of the 价款 */
+  tdcrsj: 500,
+  /** 产权转移书据: 土地使用权、房屋等建筑物和构筑物所有权转让书据 (not 土地承包经营权和土地经营权转移) 0.5‰ */
+  fwzrsj: 500,
+  /** 产权转移书据: 股权转让书据 (not those taxed as 证券交易) 0.5‰ */
+  gqzrsj: 500,
+  /** 产权转移书据: 商标专用权、著作权、专利权、专有技术使用权转让书据 0.3‰ */
+  zscqsj: 300,
+  /** 营业账簿 0.25‰ of 实收资本（股本）+ 资本公积 */
   yyzb: 250,
+  /** 证券交易 1‰ of the 成交金额, the seller only; halved from 2023-08-28 (财政部 税务总局公告2023年第39号) */
+  zqjy: 1000,
 } as const;
 export type StampKind = keyof typeof STAMP_RATES_PER_MILLION;
 export const STAMP_KIND_NAMES: Readonly<Record<StampKind, string>> = {
-  mmht: '买卖合同',
   jkht: '借款合同',
-  zlht: '租赁合同',
-  jsht: '技术合同',
+  rzzlht: '融资租赁合同',
+  mmht: '买卖合同',
   clht: '承揽合同',
   jsgcht: '建设工程合同',
   ysht: '运输合同',
+  jsht: '技术合同',
+  zlht: '租赁合同',
+  bght: '保管合同',
   ccht: '仓储合同',
   bxht: '财产保险合同',
+  tdcrsj: '产权转移书据（土地使用权出让书据）',
+  fwzrsj: '产权转移书据（土地使用权、房屋等建筑物和构筑物所有权转让书据）',
+  gqzrsj: '产权转移书据（股权转让书据）',
+  zscqsj: '产权转移书据（商标专用权、著作权、专利权、专有技术使用权转让书据）',
   yyzb: '营业账簿',
+  zqjy: '证券交易',
 };
 export const isStampKind = (v: unknown): v is StampKind =>
   typeof v === 'string' && Object.hasOwn(STAMP_RATES_PER_MILLION, v);
+/** 证券交易印花税 halved for trades from this date (财政部 税务总局公告2023年第39号). */
+export const STAMP_SECURITIES_HALVED_FROM = '2023-08-28';
 
-/** 印花税 per 税目: round(amount × rate × (½ when halved)), one rounding per kind; the total is their sum. */
-export function stampDuty(contracts: readonly { kind: StampKind; amount: number }[], halved: boolean) {
+/**
+ * 印花税 per 税目: round(amount × rate × (½ when halved)), one rounding per kind; the total is their sum.
+ * 六税两费减半 (公告2023年第12号) is for 印花税 "不含证券交易印花税"; 证券交易 is halved instead by
+ * 公告2023年第39号 for trades on or after 2023-08-28 (`tradeDate`, default: halved).
+ */
+export function stampDuty(
+  contracts: readonly { kind: StampKind; amount: number }[],
+  halved: boolean,
+  tradeDate = STAMP_SECURITIES_HALVED_FROM,
+) {
   const byKind = new Map<StampKind, number>();
   for (const c of contracts) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + c.amount);
   const rows = [...byKind].map(([kind, amount]) => {
     const rate = STAMP_RATES_PER_MILLION[kind];
+    const half = kind === 'zqjy' ? tradeDate >= STAMP_SECURITIES_HALVED_FROM : halved;
     const full = roundDiv(mul(amount, rate), 1_000_000);
-    const tax = roundDiv(mul(amount, rate), halved ? 2_000_000 : 1_000_000);
+    const tax = roundDiv(mul(amount, rate), half ? 2_000_000 : 1_000_000);
     return { kind, amount, full, reduction: full - tax, tax };
   });
   return {

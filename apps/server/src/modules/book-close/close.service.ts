@@ -1,21 +1,22 @@
 import {
+  averageValue,
   BOOK_CLOSE_MSG,
+  type CityLocation,
   type CjsRate,
   CLOSE_CODES,
   type CloseCheck,
   type CloseState,
   CODE,
-  citPrepay,
+  citA200000,
   DEFAULT_VOUCHER_RULES,
-  EDU_EXEMPT_SALES_FEN,
-  EDU_RATE,
   fenToYuanText,
   fillMsg,
   type IncomeTaxFigures,
-  LOCAL_EDU_RATE,
   nextPeriod,
   prevPeriod,
+  quarterlyAverage,
   type SurtaxFigures,
+  surtaxFor,
   TRANSFER_KINDS,
   TRANSFER_NAMES,
   type TransferKind,
@@ -27,6 +28,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { bookAccounts, bookCloses, books, enterprises, voucherRules, vouchers } from '../../db/schema/index.js';
 import { AppError } from '../../plugins/errors.js';
+import { citFactsOf } from '../book-reports/books-source.js';
 import { chartCodes } from '../books/charts.js';
 import {
   type BookRow,
@@ -115,10 +117,62 @@ export async function rulesOf(tx: Queryable, agencyId: number): Promise<VoucherR
 
 const startsWithAny = (code: string, prefixes: readonly string[]) => prefixes.some((p) => code.startsWith(p));
 
+/** The 城建税 location of a rate (城市维护建设税法 第四条: 市区 7 %, 县城/镇 5 %, 其他 1 %). */
+const LOCATION_OF_RATE: Readonly<Record<CjsRate, CityLocation>> = { 7: 'city', 5: 'county', 1: 'other' };
+
+/** What the earlier months of the quarter hold: VAT, sales (close vouchers left out) and the surtax accrued. */
+export interface QuarterBefore {
+  vat: number;
+  sales: number;
+  accrued: { cjs: number; edu: number; localEdu: number };
+}
+export const NOTHING_BEFORE: QuarterBefore = { vat: 0, sales: 0, accrued: { cjs: 0, edu: 0, localEdu: 0 } };
+
+/** The first month of a period's quarter. */
+const quarterStart = (period: string) => {
+  const m = Number(period.slice(5, 7));
+  return `${period.slice(0, 4)}-${String(m - ((m - 1) % 3)).padStart(2, '0')}`;
+};
+
+/** The earlier months of the period's quarter (none in its first month). */
+export async function quarterBefore(
+  tx: Queryable,
+  bookId: number,
+  period: string,
+  salesCodes: readonly string[],
+): Promise<QuarterBefore> {
+  const from = quarterStart(period);
+  if (from === period) return NOTHING_BEFORE;
+  const rows = rowsOf<{ code: string; source: string; ref: string; d: string; c: string }>(
+    await tx.execute(sql`
+      select a.code, v.source, v.source_ref as ref, sum(l.debit)::text as d, sum(l.credit)::text as c
+      from voucher_lines l join vouchers v on v.id = l.voucher_id join ${bookAccounts} a on a.id = l.account_id
+      where l.book_id = ${bookId} and l.period >= ${from} and l.period < ${period}
+      group by a.code, v.source, v.source_ref`),
+  );
+  const out: QuarterBefore = { vat: 0, sales: 0, accrued: { cjs: 0, edu: 0, localEdu: 0 } };
+  for (const r of rows) {
+    const net = Number(r.c) - Number(r.d);
+    const close = r.source === 'close';
+    if (r.code.startsWith(CLOSE_CODES.vat)) out.vat += net;
+    // 结转损益 empties the income accounts at each month's end: sales are the business vouchers' credits.
+    if (!close && startsWithAny(r.code, salesCodes)) out.sales += net;
+    if (close && r.ref === 'surtax') {
+      if (r.code.startsWith(CLOSE_CODES.cjs)) out.accrued.cjs += net;
+      else if (r.code.startsWith(CLOSE_CODES.edu)) out.accrued.edu += net;
+      else if (r.code.startsWith(CLOSE_CODES.localEdu)) out.accrued.localEdu += net;
+    }
+  }
+  return out;
+}
+
 /**
- * 计提附加税 of the period: on the period's VAT (the net credit of 222101 and its sub-accounts), 城建税 at the
- * location's rate, 教育费附加 3 %, 地方教育附加 2 % (these two not charged when the period's sales are at most
- * 10万元), halved for a small-scale taxpayer while the 六税两费 policy runs (to 2027-12).
+ * 计提附加税 of the period by surtaxFor (packages/shared/src/tax-rules-vat.ts), the one rule the returns use too:
+ * 城建税 on the VAT at the location's rate; 教育费附加 3 % and 地方教育附加 2 % not charged within 财税〔2016〕12号's
+ * line — a month's sales ≤ 10万元, or for a quarterly filer (small-scale books: VAT filed by quarter) the
+ * quarter's sales ≤ 30万元, tested on the quarter to date; halved for a small-scale taxpayer within 六税两费减半.
+ * A quarterly filer's month accrues the quarter to date less what its earlier months accrued (never below 0).
+ * The period's VAT is the net credit of 222101 and its sub-accounts; sales the credits of the sales accounts.
  */
 export function surtaxOf(
   leaves: readonly LeafBalance[],
@@ -127,6 +181,7 @@ export function surtaxOf(
   period: string,
   cjsRate: CjsRate,
   halve: boolean,
+  before: QuarterBefore = NOTHING_BEFORE,
 ): SurtaxFigures {
   let vat = 0;
   let sales = 0;
@@ -134,14 +189,37 @@ export function surtaxOf(
     if (l.code.startsWith(CLOSE_CODES.vat)) vat += l.pc - l.pd;
     if (startsWithAny(l.code, salesCodes)) sales += l.pc - l.pd;
   }
+  const cycle = vatKind === 'small' ? 'quarter' : 'month';
+  if (cycle === 'quarter') {
+    vat += before.vat;
+    sales += before.sales;
+  }
   vat = Math.max(0, vat);
-  const halved = halve && vatKind === 'small' && period >= '2023-01' && period <= '2027-12';
-  const eduExempt = sales <= EDU_EXEMPT_SALES_FEN;
-  const part = (rate: number) => Math.round((vat * rate) / (halved ? 200 : 100));
-  const cjs = part(cjsRate);
-  const edu = eduExempt ? 0 : part(EDU_RATE);
-  const localEdu = eduExempt ? 0 : part(LOCAL_EDU_RATE);
-  return { vat, sales, cjsRate, halved, eduExempt, cjs, edu, localEdu, total: cjs + edu + localEdu };
+  const r = surtaxFor({
+    vat,
+    sales,
+    cycle,
+    location: LOCATION_OF_RATE[cjsRate],
+    halvedPayer: halve && vatKind === 'small',
+    periodEnd: lastDayOf(period),
+  });
+  const acc = cycle === 'quarter' ? before.accrued : NOTHING_BEFORE.accrued;
+  const cjs = Math.max(0, r.cjs - acc.cjs);
+  const edu = Math.max(0, r.jyfj - acc.edu);
+  const localEdu = Math.max(0, r.dfjyfj - acc.localEdu);
+  return {
+    vat,
+    sales,
+    cjsRate,
+    halved: r.halved,
+    eduExempt: r.eduExempt,
+    cycle,
+    accruedBefore: acc.cjs + acc.edu + acc.localEdu,
+    cjs,
+    edu,
+    localEdu,
+    total: cjs + edu + localEdu,
+  };
 }
 
 /** The last day of a period, YYYY-MM-DD. */
@@ -202,9 +280,10 @@ const fingerprint = (lines: readonly { accountId: number; debit: number; credit:
 /**
  * 计提企业所得税 of a quarter-end period: the year's cumulative 利润总额 (as the 利润表 counts it: income
  * accounts' credits less cost and expense accounts' debits, 所得税费用 left out; openings' 本年累计 for a book
- * that starts this year), taxed by citPrepay (the filing module's one rule for the quarterly prepayment;
- * the books know no headcount, so only profit and 资产总额 decide 小型微利), less what 所得税费用 already holds
- * this year besides the transfer's own voucher (`ownVoucherDebit`).
+ * that starts this year), taxed by citA200000 (the A200000 lines the plan and the bureau use: the books' open
+ * losses of the five years before as line 9, the 资产总额 季度平均值 for 小型微利 — citFactsOf; the books keep no
+ * headcount, so 从业人数 does not exclude), less what 所得税费用 already holds this year besides the transfer's
+ * own voucher (`ownVoucherDebit`).
  */
 export async function incomeTaxOf(
   tx: Queryable,
@@ -236,9 +315,21 @@ export async function incomeTaxOf(
     else if (r.direction === 'credit') profit += c;
     else profit -= d;
   }
-  const assets = leaves.filter((l) => l.category === 'asset').reduce((s, l) => s + l.net, 0);
-  const r = citPrepay({ revenue: 0, cost: 0, profit, prepaid: Math.max(0, accrued), staff: 0, assets });
-  return { profit, assets, smallMicro: r.smallMicro, cumTax: r.cumTax, accrued, tax: r.tax };
+  const facts = await citFactsOf(tx, book, period);
+  const assets = facts.assetQuarters.length
+    ? averageValue(quarterlyAverage(facts.assetQuarters))
+    : leaves.filter((l) => l.category === 'asset').reduce((s, l) => s + l.net, 0);
+  const r = citA200000({
+    periodEnd: `${period}-01`,
+    revenue: 0,
+    cost: 0,
+    profit,
+    losses: facts.losses,
+    prepaid: Math.max(0, accrued),
+    staffQuarters: [],
+    assetQuarters: facts.assetQuarters.length ? facts.assetQuarters : [{ start: assets, end: assets }],
+  });
+  return { profit, assets, smallMicro: r.smallMicro, cumTax: r.lines.l12 - r.lines.l13, accrued, tax: r.lines.l16 };
 }
 
 /** The lines of a transfer as things stand now (the existing transfer voucher's own lines taken out). */
@@ -274,7 +365,9 @@ async function transferLines(
   const before = leaves.map((l) => ({ ...l }));
   if (kind === 'surtax') await undo(before, 'profit');
   const codes = chartCodes(book.standard, book.vatKind);
-  const surtax = surtaxOf(before, [codes.revenue, codes.otherRevenue], book.vatKind, period, opts.cjsRate, opts.halve);
+  const salesCodes = [codes.revenue, codes.otherRevenue];
+  const earlier = book.vatKind === 'small' ? await quarterBefore(tx, book.id, period, salesCodes) : NOTHING_BEFORE;
+  const surtax = surtaxOf(before, salesCodes, book.vatKind, period, opts.cjsRate, opts.halve, earlier);
   const profitLeaves = leaves.filter((l) => l.category === 'profit' && l.net !== 0);
   const income = profitLeaves.filter((l) => l.direction === 'credit');
   const expense = profitLeaves.filter((l) => l.direction === 'debit');

@@ -105,6 +105,33 @@ export function iitFigures(
 
 type Figures = Omit<GeneratedItem, 'id' | 'flagged'>;
 
+/**
+ * The small-scale return's sales by 征收率 from the invoices (issue 28 point 2): each rate's sales in its own
+ * figures, nothing folded into another rate. The bureau's 发票汇总 gives sales by rate and 专票/普票 totals, not
+ * their cross: 专票 are put on the 3 % sales first (a 3 % 专票 is why a client gives up the 1 % reduction:
+ * 国家税务总局公告2026年第4号 四), then 5 %, then 1 %. Sales without an invoice are typed by the user.
+ */
+export function smallScaleSbsj(byRate: { xse1: number; xse3: number; xse5: number }, zp: number, pp: number) {
+  let left = zp;
+  const take = (x: number) => {
+    const z = Math.min(x, left);
+    left -= z;
+    return z;
+  };
+  const z3 = take(byRate.xse3);
+  const z5 = take(byRate.xse5);
+  const z1 = take(byRate.xse1);
+  // Invoices at rates this return has no column for (0 %, 免税) stay on the 1 % 普票 figure as before.
+  const other = Math.max(0, zp + pp - byRate.xse1 - byRate.xse3 - byRate.xse5);
+  const sbsj: Record<string, string> = {
+    ppxse: taxFenToYuan(byRate.xse1 - z1 + other - left),
+    zpxse: taxFenToYuan(z1 + left),
+  };
+  if (byRate.xse3 > 0) Object.assign(sbsj, { ppxse3: taxFenToYuan(byRate.xse3 - z3), zpxse3: taxFenToYuan(z3) });
+  if (byRate.xse5 > 0) Object.assign(sbsj, { ppxse5: taxFenToYuan(byRate.xse5 - z5), zpxse5: taxFenToYuan(z5) });
+  return sbsj;
+}
+
 const zero = (msg: string = FILING_BATCH_MSG.generatedZero): Figures => ({
   source: 'zero',
   sbsj: null,
@@ -145,24 +172,40 @@ export async function figuresOf(
   if (item.taxType === 'zzs' || item.taxType === 'yhs') {
     let zp = 0;
     let pp = 0;
+    // Small-scale VAT: sales by 征收率 (1 %, 3 %, 5 %) from the invoices' lines.
+    const small = { xse1: 0, xse3: 0, xse5: 0 };
     // General VAT: sales by rate and the input confirmed (用途确认) for every month of the period.
     const byRate = { xse13: 0, xse9: 0, xse6: 0 };
     let jxse = 0;
     let confirmed = true;
+    // 印花税 买卖合同 evidenced by invoices: goods sold and goods bought (issue 28 point 7); null when the
+    // bureau does not split goods from services.
+    let goods: number | null = 0;
     for (const [q, z] of salesPeriods(nsrlx, item.skssqq, item.skssqz)) {
       const inv = await invoices(q, z);
+      goods =
+        goods === null || inv.hwxse === undefined || inv.hwjxje === undefined
+          ? null
+          : goods + fen(inv.hwxse) + fen(inv.hwjxje);
       zp += fen(inv.zpje);
       pp += fen(inv.ppje);
       byRate.xse13 += fen(inv.xse13 ?? '0');
       byRate.xse9 += fen(inv.xse9 ?? '0');
       byRate.xse6 += fen(inv.xse6 ?? '0');
+      small.xse1 += fen(inv.xse1 ?? '0');
+      small.xse3 += fen(inv.xse3 ?? '0');
+      small.xse5 += fen(inv.xse5 ?? '0');
       jxse += fen(inv.jxse ?? '0');
       confirmed &&= inv.jxqr === true;
     }
-    if (zp + pp === 0) return zero();
+    if (item.taxType === 'yhs' && goods !== null) {
+      // 印花税法 税目税率表: a sale or purchase of goods is a 买卖合同 for each side; services invoiced are not
+      // (承揽、运输、技术… contracts are typed from the contracts themselves).
+      if (goods <= 0) return zero(FILING_BATCH_MSG.generatedZero);
+    } else if (zp + pp === 0) return zero();
     if (item.taxType === 'yhs') {
-      const sbsj = { ht: [{ htlx: 'mmht', je: taxFenToYuan(zp + pp) }] };
-      const f = planFigures('yhs', nsrlx, item.cycle, sbsj);
+      const sbsj = { ht: [{ htlx: 'mmht', je: taxFenToYuan(goods ?? zp + pp) }] };
+      const f = planFigures('yhs', nsrlx, item.cycle, sbsj, 'city', item.skssqz);
       return {
         source: 'invoices',
         sbsj,
@@ -174,8 +217,8 @@ export async function figuresOf(
       };
     }
     if (nsrlx === '1') {
-      const sbsj = { ppxse: taxFenToYuan(pp), zpxse: taxFenToYuan(zp) };
-      const f = planFigures('zzs', '1', item.cycle, sbsj);
+      const sbsj = smallScaleSbsj(small, zp, pp);
+      const f = planFigures('zzs', '1', item.cycle, sbsj, 'city', item.skssqz);
       return {
         source: 'invoices',
         sbsj,
@@ -195,7 +238,7 @@ export async function figuresOf(
     };
     if (confirmed) {
       const sbsj = { ...sales, jxse: taxFenToYuan(jxse) };
-      const f = planFigures('zzs', '0', item.cycle, sbsj);
+      const f = planFigures('zzs', '0', item.cycle, sbsj, 'city', item.skssqz);
       return {
         source: 'invoices',
         sbsj,

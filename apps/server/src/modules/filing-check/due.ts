@@ -2,6 +2,7 @@ import {
   addMonths,
   type DuePeriod,
   duePeriod,
+  FILING_DEADLINES_2026,
   type FilingCycle,
   type FilingRegistration,
   type FilingState,
@@ -12,6 +13,7 @@ import {
 import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { enterpriseFilingSettings, enterprises, filingCells, filingSyncs, users } from '../../db/schema/index.js';
+import { loadHolidays } from '../filing-holiday/holiday.routes.js';
 
 /** One return due on the calendar (state '' when the roster was never synced for its month). */
 export interface DueReturn extends DuePeriod {
@@ -35,6 +37,8 @@ const CHUNK = 1000;
  * employees), with the calendar's due periods and deadlines.
  */
 export async function dueReturns(tx: Queryable, agencyId: number, where: SQL, months: string[]): Promise<DueReturn[]> {
+  // The operator's holiday arrangement (table holiday_days) for the deadlines of months not yet synced.
+  const holidays = await loadHolidays(tx);
   const clients = await tx
     .select({
       id: enterprises.id,
@@ -143,7 +147,7 @@ export async function dueReturns(tx: Queryable, agencyId: number, where: SQL, mo
         }
         for (const reg of regs) {
           if (ignored.has(reg.type)) continue;
-          const p = duePeriod(reg, month);
+          const p = duePeriod(reg, month, FILING_DEADLINES_2026, holidays);
           if (p) out.push({ ...base, type: reg.type, ...p, state: '', source: last ? 'bureau' : 'book' });
         }
       }

@@ -5,6 +5,7 @@ import {
   checkUnDeclaredCall,
   checkUnPaidCall,
   currentFilingMonth,
+  FILING_DEADLINES_2026,
   FILING_LOG_ACTIONS,
   FILING_SETTING_MSG,
   FILING_TAX_TYPE_NAMES,
@@ -56,6 +57,7 @@ import { chinaDate } from '../../plugins/jobs.js';
 import type { SessionCtx } from '../../plugins/session.js';
 import { chooseBatchClients } from '../customer/batch-clients.js';
 import { confirmSettingsOf, confirmSettingWire, fenToYuan } from '../filing-confirm/settings.js';
+import { loadHolidays } from '../filing-holiday/holiday.routes.js';
 import { calendarMonths, dueReturns, isFiledState } from './due.js';
 import { requireLbsjc, requireWsb, whitelistsOf } from './gate.js';
 import { lbsjcJob, rateOf } from './lbsjc.jobs.js';
@@ -121,7 +123,12 @@ const calendar = serve(calendarCall, async ({ body, session, tx }) => {
   }
   return {
     months,
-    deadlines: Object.fromEntries(months.map((m) => [m, filingDeadline(m)])),
+    deadlines: Object.fromEntries(
+      await (async () => {
+        const holidays = await loadHolidays(tx);
+        return months.map((m) => [m, filingDeadline(m, FILING_DEADLINES_2026, holidays)]);
+      })(),
+    ),
     days: [...days.values()].sort((a, b) => a.date.localeCompare(b.date)),
     clientNum: new Set(due.map((r) => r.aeiId)).size,
     remindDays: await remindDaysOf(tx, agencyOf(session)),

@@ -25,6 +25,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { toast } from '../../lib/feedback';
 import { codeInput, lowerCodeInput } from '../../lib/form-rules';
 import { call } from '../../lib/request';
+import { HolidayTab } from './holiday-tab';
 
 type Row = DictItem & { typeName: string };
 interface DictValues {
@@ -47,6 +48,7 @@ export function DictAdminPage() {
         items={[
           { key: 'dict', label: '数据字典', children: <DictTab /> },
           { key: 'aq', label: 'AI 咨询地址', children: <AqUrlTab /> },
+          { key: 'holiday', label: '节假日安排', children: <HolidayTab /> },
         ]}
       />
     </Card>

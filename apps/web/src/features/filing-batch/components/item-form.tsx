@@ -1,5 +1,5 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { SBSJ_MSG } from '@dzy/shared';
+import { SBSJ_MSG, STAMP_KIND_NAMES } from '@dzy/shared';
 import { Button, Checkbox, Form, type FormInstance, Input, InputNumber, Select, Space, Table } from 'antd';
 import type { Rule } from 'antd/es/form';
 
@@ -31,19 +31,8 @@ const moneyRule = (required = true, signed = false, label = '金额'): Rule[] =>
 
 const fen = (v: unknown) => Math.round(Number(String(v ?? '0').trim() || '0') * 100);
 
-/** 印花税 contract types (protocol: htlx). */
-export const HTLX_NAMES: Readonly<Record<string, string>> = {
-  mmht: '买卖合同',
-  jkht: '借款合同',
-  zlht: '租赁合同',
-  jsht: '技术合同',
-  clht: '承揽合同',
-  jsgcht: '建设工程合同',
-  ysht: '运输合同',
-  ccht: '仓储合同',
-  bxht: '财产保险合同',
-  yyzb: '营业账簿',
-};
+/** 印花税 税目 (protocol: htlx): every 税目 of the 印花税法's table, from the shared contract. */
+export const HTLX_NAMES: Readonly<Record<string, string>> = STAMP_KIND_NAMES;
 
 function Money({
   name,
@@ -100,11 +89,14 @@ export function formValuesOf(kind: FormKind, sbsj: Sbsj | null | undefined): Rec
   const pick = (...keys: string[]) => Object.fromEntries(keys.map((k) => [k, str(s[k])]));
   switch (kind) {
     case 'zzsXgm':
-      return pick('ppxse', 'zpxse', 'ppxse5', 'zpxse5');
+      return pick('ppxse', 'zpxse', 'ppxse3', 'zpxse3', 'ppxse5', 'zpxse5');
     case 'zzsYbnsr':
       return { ...pick('xse13', 'xse9', 'xse6', 'jxse'), xwqy: Boolean(s.xwqy) };
     case 'qysds':
-      return { ...pick('yysr', 'yycb', 'lrze', 'zcze'), cyrs: s.cyrs === undefined ? undefined : Number(s.cyrs) };
+      return {
+        ...pick('yysr', 'yycb', 'lrze', 'bzssr', 'mssr', 'jszjtje', 'sdjm', 'mbyqndks', 'zcze'),
+        cyrs: s.cyrs === undefined ? undefined : Number(s.cyrs),
+      };
     case 'cwbb':
       return pick('zcze', 'fzze', 'syzqy', 'yysr', 'jlr');
     case 'yhs':
@@ -172,6 +164,13 @@ export function ItemForm({ kind, form }: { kind: FormKind; form: FormInstance })
         <>
           <Money name="ppxse" label="销售额（1%征收率，普票及未开票）" />
           <Money name="zpxse" label="销售额（1%征收率，专票）" />
+          <Money name="ppxse3" label="销售额（3%征收率，普票及未开票）" required={false} />
+          <Money
+            name="zpxse3"
+            label="销售额（3%征收率，专票）"
+            required={false}
+            extra="放弃减税开具的3%专用发票，按3%申报"
+          />
           <Money name="ppxse5" label="销售额（5%征收率，普票及未开票）" required={false} />
           <Money name="zpxse5" label="销售额（5%征收率，专票）" required={false} />
         </>
@@ -193,29 +192,20 @@ export function ItemForm({ kind, form }: { kind: FormKind; form: FormInstance })
         <>
           <Money name="yysr" label="营业收入（本年累计）" />
           <Money name="yycb" label="营业成本（本年累计）" />
-          <Form.Item
-            name="lrze"
-            label="利润总额（本年累计）"
-            dependencies={['yysr', 'yycb']}
-            rules={[
-              ...moneyRule(true, true, '利润总额'),
-              ({ getFieldValue }) => ({
-                validator: (_, v) => {
-                  const a = getFieldValue('yysr');
-                  const b = getFieldValue('yycb');
-                  if (
-                    !SIGNED_MONEY_RE.test(String(v ?? '')) ||
-                    !MONEY_RE.test(String(a ?? '')) ||
-                    !MONEY_RE.test(String(b ?? ''))
-                  )
-                    return Promise.resolve();
-                  return fen(v) === fen(a) - fen(b) ? Promise.resolve() : Promise.reject(new Error(SBSJ_MSG.profit));
-                },
-              }),
-            ]}
-          >
+          {/* A200000: each line as on the 利润表 — 利润总额 is not 营业收入 − 营业成本 (国家税务总局公告2021年第3号). */}
+          <Form.Item name="lrze" label="利润总额（本年累计）" rules={moneyRule(true, true, '利润总额')}>
             <Input addonAfter="元" placeholder="0.00" inputMode="decimal" maxLength={16} />
           </Form.Item>
+          <Money name="bzssr" label="减：不征税收入" required={false} />
+          <Money name="mssr" label="减：免税收入、减计收入、加计扣除" required={false} />
+          <Money name="jszjtje" label="减：资产加速折旧、摊销（扣除）调减额" required={false} />
+          <Money name="sdjm" label="减：所得减免" required={false} />
+          <Money
+            name="mbyqndks"
+            label="减：弥补以前年度亏损"
+            required={false}
+            extra="以前5个年度尚未弥补的亏损，不超过扣除上述项目后的利润"
+          />
           <Form.Item
             name="cyrs"
             label="从业人数"
