@@ -304,6 +304,7 @@ describe('销项发票', () => {
 
   it('a lost reply leaves the request pending; the retry sends the same id and issues once', async () => {
     rig.sim.faults.set({ lostReply: 'always' }, client.qysh, 'fp/kp');
+    const kpBefore = rig.sim.submissions(client.qysh).kp;
     const f = form({ buyer: { name: '丢失应答测试公司', taxNo: buyerTaxNo } });
     const first = await s.call(issueCall.path, f, admin);
     expect(first.code).toBe(CODE.CONFLICT);
@@ -313,11 +314,14 @@ describe('销项发票', () => {
       'select state from invoice_requests where request_id = $1',
       [f.requestId],
     );
-    expect(pending[0]?.state).toBe('pending');
+    // Marked sending before fp/kp went out: unanswered, and it may have been issued.
+    expect(pending[0]?.state).toBe('sending');
     rig.sim.faults.clear(client.qysh);
     const retry = await s.call<{ invoice: Detail; again: boolean }>(issueCall.path, f, admin);
     expect(retry.code, retry.msg).toBe(CODE.OK);
     expect(retry.data.again).toBe(true);
+    // The retry asked for it by its request id (fp/kpcx) instead of sending fp/kp again.
+    expect(rig.sim.submissions(client.qysh).kp - kpBefore).toBe(1);
     const stored = await rig.owner<{ n: number }>(
       s.db,
       `select count(*)::int as n from invoices where enterprise_id = $1 and cp_name = '丢失应答测试公司'`,
@@ -566,6 +570,8 @@ describe('批量开票 whose job gives up', () => {
 
   it('the last attempt failing ends the run: every invoice failed with a reason, nothing left running', async () => {
     rig.sim.faults.set({ lostReply: 'always' }, client.qysh, 'fp/kp');
+    // The query by request id (fp/kpcx) unreachable too: no attempt can learn whether the first was issued.
+    rig.sim.faults.set({ error5xx: 'always' }, client.qysh, 'fp/kpcx');
     const up = await upload(client.id, await batchFile(3, '放弃测试'));
     expect(up.code, up.msg).toBe(CODE.OK);
     // Straight to the last of its attempts (8 retries of a lost reply take minutes of backoff).

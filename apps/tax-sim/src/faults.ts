@@ -17,13 +17,18 @@ export interface FaultSpec {
   hang?: Times;
   /** Calls the bureau carries out (a return filed, a tax paid) whose answer is lost: HTTP 502 after the work. */
   lostReply?: Times;
+  /**
+   * Calls the bureau carries out and then never answers (the connection stays open until the client gives
+   * up or dies): a client killed while waiting has submitted without knowing it.
+   */
+  hangAfter?: Times;
   /** Calls refused with code 43999 and refuseMsg (a failure with a reason, e.g. for the invoice pool). */
   refuse?: Times;
   refuseMsg?: string;
 }
 
-export type FaultKind = 'busy' | 'tooFrequent' | 'error5xx' | 'hang' | 'lostReply' | 'refuse';
-const KINDS: readonly FaultKind[] = ['hang', 'error5xx', 'busy', 'tooFrequent', 'lostReply', 'refuse'];
+export type FaultKind = 'busy' | 'tooFrequent' | 'error5xx' | 'hang' | 'lostReply' | 'hangAfter' | 'refuse';
+const KINDS: readonly FaultKind[] = ['hang', 'error5xx', 'busy', 'tooFrequent', 'lostReply', 'hangAfter', 'refuse'];
 export const DEFAULT_REFUSE_MSG = '发票服务暂不可用，请稍后再试';
 
 export interface Faults {
@@ -114,7 +119,7 @@ export function parseFaultSpec(body: Record<string, unknown>): FaultSpec | null 
         : Number.isInteger(v) && (v as number) >= 0
           ? (v as number)
           : null;
-  for (const kind of ['busy', 'tooFrequent', 'error5xx', 'hang', 'lostReply', 'refuse'] as const) {
+  for (const kind of ['busy', 'tooFrequent', 'error5xx', 'hang', 'lostReply', 'hangAfter', 'refuse'] as const) {
     const t = times(body[kind]);
     if (t === null) return null;
     if (t !== undefined) spec[kind] = t;

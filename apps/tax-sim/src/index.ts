@@ -1,6 +1,13 @@
 export type { FaultKind, FaultSpec, Faults, Times } from './faults.js';
 export type { PaymentBehaviour } from './returns.js';
-export { type SmsRecord, startTaxSim, type TaxSim, type TaxSimOptions } from './server.js';
+export {
+  type SmsRecord,
+  type SubmissionCounts,
+  type SubmissionKind,
+  startTaxSim,
+  type TaxSim,
+  type TaxSimOptions,
+} from './server.js';
 export {
   makeTaxpayer,
   REGISTERED_NAMES,

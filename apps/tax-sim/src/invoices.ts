@@ -15,7 +15,6 @@ import {
   type InvoiceRate,
   type InvoiceRefusal,
   invoiceCodeOf,
-  invoiceLineTax,
   isValidUscc,
   printedName,
   RED_REASONS,
@@ -23,6 +22,7 @@ import {
   usccCheckChar,
 } from '@dzy/shared';
 import { type Book, isFiled, mix, monthIndex, scaleOf, vatSalesOfMonth } from './filing.js';
+import { lineTax } from './law.js';
 import { fenOf } from './returns.js';
 import { areaOf, hash, personName, provinceOf, type Rand, seeded, type Taxpayer, yuan } from './taxpayers.js';
 
@@ -37,7 +37,18 @@ const int = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo 
 const pick = <T>(r: Rand, list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
-export const taxOf = invoiceLineTax;
+/** A line's 税额 by the bureau's own rounding (./law.ts), not the product's. */
+export const taxOf = (je: number, rate: InvoiceRate) => lineTax(je, SIM_RATE_PERMILLE[rate]);
+const SIM_RATE_PERMILLE: Readonly<Record<InvoiceRate, number>> = {
+  '0.13': 130,
+  '0.09': 90,
+  '0.06': 60,
+  '0.05': 50,
+  '0.03': 30,
+  '0.01': 10,
+  '0': 0,
+  mz: 0,
+};
 
 // --- the model --------------------------------------------------------------------------------------
 
@@ -420,6 +431,8 @@ export interface InvoiceDesk {
   cxfp(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   sxed(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   kp(ctx: DeskContext, b: Record<string, unknown>): Outcome;
+  /** fp/kpcx: the invoice issued for the issuer's requestId (its 流水号), or `found: false`. */
+  kpcx(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   hzqrd(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   hckp(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   gx(ctx: DeskContext, b: Record<string, unknown>): Outcome;
@@ -439,7 +452,16 @@ export interface PeriodTotals {
   jxje: number;
   jxse: number;
   jxqr: boolean;
+  /**
+   * 货物 lines only (税收分类编码 1…): sales issued and purchases received — the 买卖合同 an invoice evidences
+   * for 印花税 (印花税法 税目税率表; services are not 买卖合同).
+   */
+  hwxse: number;
+  hwjxje: number;
 }
+
+/** A line of goods (税收分类编码 first digit 1: 货物). */
+const isGoods = (l: { ssflbm: string }) => l.ssflbm.startsWith('1');
 
 const monthsOf = (skssqq: string, skssqz: string) => {
   const out: string[] = [];
@@ -476,6 +498,7 @@ export function createInvoiceDesk(opts: { perMonth?: number; startedAt?: number 
     cxfp,
     sxed,
     kp,
+    kpcx,
     hzqrd,
     hckp,
     gx,
@@ -592,6 +615,14 @@ export function createInvoiceDesk(opts: { perMonth?: number; startedAt?: number 
   function requestIdOf(b: Record<string, unknown>) {
     const id = str(b.requestId);
     return id.length >= 1 && id.length <= 64 ? id : '';
+  }
+
+  function kpcx(ctx: DeskContext, b: Record<string, unknown>): Outcome {
+    const requestId = requestIdOf(b);
+    if (!requestId) return refuse('badParams', '需要 requestId（1-64 位）');
+    const seen = own(ctx.t.qysh).kpRequests.get(requestId);
+    const inv = seen ? own(ctx.t.qysh).issued.get(seen) : undefined;
+    return ok(inv ? { found: true, invoice: wire(ctx, inv) } : { found: false, invoice: null });
   }
 
   function kp(ctx: DeskContext, b: Record<string, unknown>): Outcome {
@@ -899,13 +930,19 @@ export function createInvoiceDesk(opts: { perMonth?: number; startedAt?: number 
     let jxje = 0;
     let jxse = 0;
     let jxqr = true;
+    let hwxse = 0;
+    let hwjxje = 0;
     for (const month of monthsOf(skssqq, skssqz)) {
       for (const inv of simList(ctx, 'xx', month)) {
         if (inv.fplx === 'zp') zpje += inv.je;
         else ppje += inv.je;
         xxse += inv.se;
-        for (const l of inv.lines) byRate[l.slv] += l.je;
+        for (const l of inv.lines) {
+          byRate[l.slv] += l.je;
+          if (isGoods(l)) hwxse += l.je;
+        }
       }
+      for (const inv of simList(ctx, 'jx', month)) for (const l of inv.lines) if (isGoods(l)) hwjxje += l.je;
       const c = confirmedOf(ctx, month);
       if (!c) jxqr = false;
       else {
@@ -914,7 +951,7 @@ export function createInvoiceDesk(opts: { perMonth?: number; startedAt?: number 
         jxse += c.se;
       }
     }
-    return { zpje, ppje, byRate, xxse, jxfs, jxje, jxse, jxqr };
+    return { zpje, ppje, byRate, xxse, jxfs, jxje, jxse, jxqr, hwxse, hwjxje };
   }
 
   return desk;
@@ -942,5 +979,7 @@ export function totalsReply(skssqq: string, skssqz: string, x: PeriodTotals) {
     jxje: yuan(x.jxje),
     jxse: yuan(x.jxse),
     jxqr: x.jxqr,
+    hwxse: yuan(x.hwxse),
+    hwjxje: yuan(x.hwjxje),
   };
 }

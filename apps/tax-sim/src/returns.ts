@@ -1,29 +1,27 @@
-import {
-  type CityLocation,
-  citPrepay,
-  daysOverdue,
-  duePeriod,
-  type FilingTaxType,
-  filingMonthOf,
-  generalVat,
-  type IitMonth,
-  iitYear,
-  isFilingTaxType,
-  isStampKind,
-  STAMP_KIND_NAMES,
-  type StampKind,
-  smallScaleVat,
-  stampDuty,
-} from '@dzy/shared';
+import { daysOverdue, duePeriod, type FilingTaxType, filingMonthOf, isFilingTaxType } from '@dzy/shared';
 import { employedIn, type SimEmployee, staffOf, wageOf } from './employees.js';
 import { type Book, dzsphmOf, hasEmployees, isFiled, pzxhOf, type SimReturn, scaleOf, ZSXM } from './filing.js';
 import type { PeriodTotals } from './invoices.js';
+import {
+  basicDeduction,
+  bonusTax,
+  bureauCit,
+  bureauGeneralVat,
+  bureauSmallScaleVat,
+  bureauStamp,
+  bureauSurtaxes,
+  cumTax,
+  isStampItem,
+  labourTax,
+  type Place,
+  STAMP_LAW,
+} from './law.js';
 import { rng, type Taxpayer, yuan } from './taxpayers.js';
 
 /**
  * Returns filed and paid through the bureau (docs/tax-bureau-protocol.md, "Filing and paying"): the
  * taxpayer's employees and wages (人员信息), its invoice totals, the submission of a return (computed with
- * packages/shared/src/tax-compute.ts and checked like the real bureau), payment by 三方协议 deduction, and
+ * the bureau's own rules in ./law.ts, never the product's, and checked like the real bureau), payment by 三方协议 deduction, and
  * the ledger of what was filed and paid, laid over the filing model's book so every view shows it.
  */
 
@@ -35,7 +33,7 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
 export const employeesOf = (t: Taxpayer): SimEmployee[] => (hasEmployees(t.qysh) ? staffOf(t, scaleOf(t)) : []);
 
 /** Where the taxpayer is (城建税 rate): mostly 市区. */
-export function locationOf(qysh: string): CityLocation {
+export function locationOf(qysh: string): Place {
   const x = rng(`location:${qysh}`)();
   return x < 0.8 ? 'city' : x < 0.95 ? 'county' : 'other';
 }
@@ -273,6 +271,38 @@ interface Computed {
 
 const halvedFor = (book: Book, sbsj: Record<string, unknown>) => book.kind === '1' || sbsj.xwqy === true;
 
+/** The return's lines the bureau names in its refusals (表间校验). */
+const LINE_NAMES: Readonly<Record<string, string>> = {
+  ynse: '本期应纳税额',
+  cjs: '城市维护建设税',
+  jyfj: '教育费附加',
+  dfjyfj: '地方教育附加',
+  ybtse: '本期应补（退）税额',
+  sjlre: '实际利润额',
+  ynsdse: '应纳所得税额',
+  jmsdse: '减免所得税额',
+};
+
+/**
+ * The real bureau recomputes every computed line of a return with its own rules and refuses one that
+ * disagrees (表间校验不通过). A line the submission states (sbsj[key]) must equal the bureau's figure.
+ */
+function agree(sbsj: Record<string, unknown>, mine: Record<string, number>, who = ''): Outcome | null {
+  for (const [k, v] of Object.entries(mine)) {
+    const said = sbsj[k];
+    if (said === undefined || said === null || said === '') continue;
+    const f = fenOf(said);
+    if (f === null) return fail(FILING_CODE.badParams, `申报数据 ${k} 不是金额[E40001]`);
+    if (f !== v) {
+      return fail(
+        FILING_CODE.validation,
+        `表间校验不通过：${who}${LINE_NAMES[k] ?? k}申报 ${yuan(f)} 元，按规定计算应为 ${yuan(v)} 元[E41001]`,
+      );
+    }
+  }
+  return null;
+}
+
 function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<string, unknown>): Computed | Outcome {
   const { t, book } = ctx;
   const money = (name: string, required = false): number | Outcome => {
@@ -304,12 +334,15 @@ function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<
   switch (ret.type) {
     case 'zzs': {
       const inv = ctx.invoices(ret.skssqq, ret.skssqz);
-      const location = locationOf(t.qysh);
+      const place = locationOf(t.qysh);
+      const cycle = ret.cycle === 'month' ? 'month' : 'quarter';
       if (book.kind === '1') {
-        const f = { pp1: 0, zp1: 0, pp5: 0, zp5: 0 };
+        const f = { pp1: 0, zp1: 0, pp3: 0, zp3: 0, pp5: 0, zp5: 0 };
         for (const [k, name] of [
           ['pp1', 'ppxse'],
           ['zp1', 'zpxse'],
+          ['pp3', 'ppxse3'],
+          ['zp3', 'zpxse3'],
           ['pp5', 'ppxse5'],
           ['zp5', 'zpxse5'],
         ] as const) {
@@ -317,47 +350,57 @@ function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<
           if (isOutcome(v)) return v;
           f[k] = v;
         }
-        const declared = f.pp1 + f.zp1 + f.pp5 + f.zp5;
+        const declared = f.pp1 + f.zp1 + f.pp3 + f.zp3 + f.pp5 + f.zp5;
         if (declared < inv.zpje + inv.ppje) {
           return fail(
             FILING_CODE.validation,
             `表间校验不通过：申报销售额 ${yuan(declared)} 元小于发票系统开具金额 ${yuan(inv.zpje + inv.ppje)} 元[E41001]`,
           );
         }
-        if (f.zp1 + f.zp5 < inv.zpje) {
+        if (f.zp1 + f.zp3 + f.zp5 < inv.zpje) {
           return fail(
             FILING_CODE.validation,
-            `表间校验不通过：申报的专用发票销售额 ${yuan(f.zp1 + f.zp5)} 元小于发票系统开具的专用发票金额 ${yuan(inv.zpje)} 元[E41001]`,
+            `表间校验不通过：申报的专用发票销售额 ${yuan(f.zp1 + f.zp3 + f.zp5)} 元小于发票系统开具的专用发票金额 ${yuan(inv.zpje)} 元[E41001]`,
           );
         }
-        const cycle = ret.cycle === 'month' ? 'month' : 'quarter';
-        const r = smallScaleVat({ cycle, ...f, location, halved: true });
+        const v = bureauSmallScaleVat({ periodEnd: ret.skssqz, cycle, ...f });
+        const s = bureauSurtaxes({
+          vat: v.vat,
+          sales: v.sales,
+          cycle,
+          place,
+          halvedPayer: true,
+          periodEnd: ret.skssqz,
+        });
+        const total = v.vat + s.total;
+        const refused = agree(sbsj, { ynse: v.vat, cjs: s.cjs, jyfj: s.jyfj, dfjyfj: s.dfjyfj, ybtse: total });
+        if (refused) return refused;
         return {
-          srze: r.sales,
-          ybtse: r.total,
+          srze: v.sales,
+          ybtse: total,
           mx: {
-            xse: yuan(r.sales),
-            msxse: yuan(r.exemptSales),
-            ysxse: yuan(r.taxedSales),
-            mse: yuan(r.exemptTax),
-            ynse: yuan(r.vat),
-            cjs: yuan(r.surtaxes.cjs),
-            jyfj: yuan(r.surtaxes.jyfj),
-            dfjyfj: yuan(r.surtaxes.dfjyfj),
-            fjsjze: yuan(r.surtaxes.reduction),
-            ybtse: yuan(r.total),
+            xse: yuan(v.sales),
+            msxse: yuan(v.freeSales),
+            ysxse: yuan(v.taxedSales),
+            mse: yuan(v.freeTax),
+            ynse: yuan(v.vat),
+            cjs: yuan(s.cjs),
+            jyfj: yuan(s.jyfj),
+            dfjyfj: yuan(s.dfjyfj),
+            fjsjze: yuan(s.reduction),
+            ybtse: yuan(total),
           },
         };
       }
-      const sales: { amount: number; ratePermille: number }[] = [];
-      for (const [name, rate] of [
-        ['xse13', 130],
-        ['xse9', 90],
-        ['xse6', 60],
+      const sales: { amount: number; percent: number }[] = [];
+      for (const [name, percent] of [
+        ['xse13', 13],
+        ['xse9', 9],
+        ['xse6', 6],
       ] as const) {
         const v = nonNeg(name, money(name));
         if (isOutcome(v)) return v;
-        sales.push({ amount: v, ratePermille: rate });
+        sales.push({ amount: v, percent });
       }
       // 进项税额: as typed (other 抵扣凭证 exist), else the input confirmed for the period (用途确认).
       const typed = sbsj.jxse !== undefined && sbsj.jxse !== null && sbsj.jxse !== '';
@@ -376,67 +419,104 @@ function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<
         );
       }
       const creditIn = previousCredit(ctx, ret);
-      const r = generalVat({ sales, inputTax: jxse, creditIn, location, halved: sbsj.xwqy === true });
+      const v = bureauGeneralVat(sales, jxse, creditIn);
+      const s = bureauSurtaxes({
+        vat: v.vat,
+        sales: v.sales,
+        cycle,
+        place,
+        halvedPayer: sbsj.xwqy === true,
+        periodEnd: ret.skssqz,
+      });
+      const sum = v.vat + s.total;
+      const refused = agree(sbsj, { ynse: v.vat, cjs: s.cjs, jyfj: s.jyfj, dfjyfj: s.dfjyfj, ybtse: sum });
+      if (refused) return refused;
       return {
-        srze: r.sales,
-        ybtse: r.total,
-        creditOut: r.creditOut,
+        srze: v.sales,
+        ybtse: sum,
+        creditOut: v.creditOut,
         mx: {
-          xse: yuan(r.sales),
-          xxse: yuan(r.outputTax),
+          xse: yuan(v.sales),
+          xxse: yuan(v.output),
           jxse: yuan(jxse),
           sqldse: yuan(creditIn),
-          ynse: yuan(r.vat),
-          qmldse: yuan(r.creditOut),
-          cjs: yuan(r.surtaxes.cjs),
-          jyfj: yuan(r.surtaxes.jyfj),
-          dfjyfj: yuan(r.surtaxes.dfjyfj),
-          fjsjze: yuan(r.surtaxes.reduction),
-          ybtse: yuan(r.total),
+          ynse: yuan(v.vat),
+          qmldse: yuan(v.creditOut),
+          cjs: yuan(s.cjs),
+          jyfj: yuan(s.jyfj),
+          dfjyfj: yuan(s.dfjyfj),
+          fjsjze: yuan(s.reduction),
+          ybtse: yuan(sum),
         },
       };
     }
     case 'qysds': {
-      const yysr = money('yysr', true);
-      const yycb = money('yycb', true);
-      const lrze = money('lrze', true);
-      if (isOutcome(yysr)) return yysr;
-      if (isOutcome(yycb)) return yycb;
-      if (isOutcome(lrze)) return lrze;
-      const [rev, cost, profit] = [yysr, yycb, lrze];
-      if (profit !== rev - cost) {
-        return fail(
-          FILING_CODE.validation,
-          `表间校验不通过：利润总额 ${yuan(profit)} 元不等于营业收入减营业成本 ${yuan(rev - cost)} 元[E41001]`,
-        );
+      // A200000 lines 1-3 as on the 利润表 (each its own figure: 利润总额 is after 税金及附加, 期间费用 and
+      // 营业外收支, so it is not 营业收入 − 营业成本), lines 4-9 as declared (0 when absent).
+      const f: Record<string, number> = {};
+      for (const [name, required] of [
+        ['yysr', true],
+        ['yycb', true],
+        ['lrze', true],
+        ['tdywynssde', false],
+        ['bzssr', false],
+        ['mssr', false],
+        ['jszjtje', false],
+        ['sdjm', false],
+        ['mbyqndks', false],
+      ] as const) {
+        const v = money(name, required);
+        if (isOutcome(v)) return v;
+        if (name !== 'lrze' && v < 0) {
+          return fail(FILING_CODE.validation, `表间校验不通过：${name} 不能为负数[E41001]`);
+        }
+        f[name] = v;
       }
-      const staff = Number.isInteger(sbsj.cyrs) ? (sbsj.cyrs as number) : scaleOf(t).staff;
+      const staff = Number.isFinite(sbsj.cyrs) ? (sbsj.cyrs as number) : scaleOf(t).staff;
       const assets = money('zcze');
       if (isOutcome(assets)) return assets;
       const prepaid = book.returns
         .filter((r) => r.type === 'qysds' && r.skssqq.slice(0, 4) === ret.skssqq.slice(0, 4) && r.skssqq < ret.skssqq)
         .reduce((s, r) => s + (isFiled(r) ? r.ybtse : 0), 0);
-      const r = citPrepay({
-        revenue: rev,
-        cost,
-        profit,
-        prepaid,
-        staff,
-        assets: assets || 500_000_000,
+      const c = bureauCit({
+        periodEnd: ret.skssqz,
+        l3: f.lrze ?? 0,
+        l4: f.tdywynssde ?? 0,
+        l5: f.bzssr ?? 0,
+        l6: f.mssr ?? 0,
+        l7: f.jszjtje ?? 0,
+        l8: f.sdjm ?? 0,
+        l9: f.mbyqndks ?? 0,
+        l14: prepaid,
+        staffAvg: staff,
+        assetsAvg: assets || 500_000_000,
       });
+      if (c.lossTooLarge) {
+        return fail(
+          FILING_CODE.validation,
+          `表间校验不通过：弥补以前年度亏损 ${yuan(f.mbyqndks ?? 0)} 元大于可弥补的所得 ${yuan(Math.max(0, c.l10 + (f.mbyqndks ?? 0)))} 元[E41001]`,
+        );
+      }
+      const refused = agree(sbsj, { sjlre: c.l10, ynsdse: c.l12, jmsdse: c.l13, ybtse: c.l16 });
+      if (refused) return refused;
       return {
-        srze: rev,
-        ybtse: r.tax,
+        srze: f.yysr ?? 0,
+        ybtse: c.l16,
         mx: {
-          yysr: yuan(rev),
-          yycb: yuan(cost),
-          lrze: yuan(profit),
-          sjlre: yuan(r.taxable),
-          xwqy: r.smallMicro ? '1' : '0',
-          ynsdse: yuan(r.fullTax),
-          jmsdse: yuan(r.relief),
+          yysr: yuan(f.yysr ?? 0),
+          yycb: yuan(f.yycb ?? 0),
+          lrze: yuan(f.lrze ?? 0),
+          bzssr: yuan(f.bzssr ?? 0),
+          mssr: yuan(f.mssr ?? 0),
+          jszjtje: yuan(f.jszjtje ?? 0),
+          sdjm: yuan(f.sdjm ?? 0),
+          mbyqndks: yuan(f.mbyqndks ?? 0),
+          sjlre: yuan(c.l10),
+          xwqy: c.small ? '1' : '0',
+          ynsdse: yuan(c.l12),
+          jmsdse: yuan(c.l13),
           yyjse: yuan(prepaid),
-          ybtse: yuan(r.tax),
+          ybtse: yuan(c.l16),
         },
       };
     }
@@ -460,19 +540,21 @@ function compute(ctx: SubmitContext, ret: SimReturn, lsb: boolean, sbsj: Record<
     }
     case 'yhs': {
       const list = Array.isArray(sbsj.ht) ? sbsj.ht : [];
-      const contracts: { kind: StampKind; amount: number }[] = [];
+      const items: { htlx: string; amount: number }[] = [];
       for (const c of list as Record<string, unknown>[]) {
-        if (!c || !isStampKind(c.htlx)) return fail(FILING_CODE.badParams, '申报数据 ht[].htlx 不是已知的税目[E40001]');
+        if (!c || !isStampItem(c.htlx)) return fail(FILING_CODE.badParams, '申报数据 ht[].htlx 不是已知的税目[E40001]');
         const je = nonNeg(
-          `${STAMP_KIND_NAMES[c.htlx]}计税金额`,
+          `${STAMP_LAW[c.htlx]?.[0]}计税金额`,
           fenOf(c.je) ?? fail(FILING_CODE.badParams, '申报数据 ht[].je 不是金额[E40001]'),
         );
         if (isOutcome(je)) return je;
-        contracts.push({ kind: c.htlx, amount: je });
+        items.push({ htlx: c.htlx, amount: je });
       }
-      const r = stampDuty(contracts, halvedFor(book, sbsj));
+      const r = bureauStamp(items, halvedFor(book, sbsj), ret.skssqz);
+      const refused = agree(sbsj, { ybtse: r.tax });
+      if (refused) return refused;
       const mx: Record<string, string> = { jmse: yuan(r.reduction), ybtse: yuan(r.tax) };
-      for (const row of r.rows) mx[row.kind] = yuan(row.tax);
+      for (const row of r.rows) mx[row.htlx] = yuan(row.tax);
       return { srze: r.amount, ybtse: r.tax, mx };
     }
     default: {
@@ -558,8 +640,9 @@ function computeIit(ctx: SubmitContext, ret: SimReturn, sbsj: Record<string, unk
   }
   // 累计预扣法: the year's earlier months as the bureau holds them, then this one.
   const year = month.slice(0, 4);
+  const monthNo = Number(month.slice(5, 7));
   const earlier = new Map<string, ReturnType<typeof monthWages>>();
-  for (let m = 1; m < Number(month.slice(5, 7)); m++) {
+  for (let m = 1; m < monthNo; m++) {
     const mm = `${year}-${pad2(m)}`;
     earlier.set(mm, monthWages(t, ledger, employees, mm));
   }
@@ -568,23 +651,84 @@ function computeIit(ctx: SubmitContext, ret: SimReturn, sbsj: Record<string, unk
   const mx: Record<string, string> = {};
   for (const [zjhm, w] of wages) {
     const p = byId.get(zjhm) as SimEmployee;
-    const months: IitMonth[] = [];
+    const row = list.find((r) => r?.zjhm === zjhm) ?? {};
+    // 累计减除费用 rule (公告2020年第13号 / 第19号), checked against what the bureau knows of the person.
+    const rule = row.kcfs === 'firstJob' || row.kcfs === 'prior60k' ? row.kcfs : 'standard';
+    if (rule === 'firstJob' && p.rzrq.slice(0, 4) !== year) {
+      return fail(
+        FILING_CODE.validation,
+        `表间校验不通过：人员 ${zjhm} 任职受雇日期 ${p.rzrq} 不在本年度，不适用年度首次取得工资的减除费用（国家税务总局公告2020年第13号）[E41001]`,
+      );
+    }
+    if (rule === 'prior60k') {
+      const prev = Number(year) - 1;
+      let lastYear = 0;
+      for (let m = 1; m <= 12; m++)
+        lastYear += monthWages(t, ledger, employees, `${prev}-${pad2(m)}`).get(zjhm)?.sre ?? 0;
+      if (p.rzrq.slice(0, 7) > `${prev}-01` || lastYear > 6_000_000) {
+        return fail(
+          FILING_CODE.validation,
+          `表间校验不通过：人员 ${zjhm} 上年未全年在本单位取得工资或工资收入超过6万元，不适用国家税务总局公告2020年第19号[E41001]`,
+        );
+      }
+    }
+    let cumIncome = 0;
+    let cumOther = 0;
+    let withheld = 0;
+    let n = 0;
+    let last = 0;
+    const step = (m: number, x: { sre: number; sxyj: number; zxfjkc: number; qtkc: number }) => {
+      n += 1;
+      cumIncome += x.sre;
+      cumOther += x.sxyj + x.zxfjkc + x.qtkc;
+      const due = cumTax(Math.max(0, cumIncome - basicDeduction(rule, n, m) - cumOther));
+      last = Math.max(0, due - withheld);
+      withheld += last;
+    };
     for (const [mm, rows] of earlier) {
       const x = rows.get(zjhm);
-      if (x && employedIn(p, mm)) months.push({ income: x.sre, special: x.sxyj, additional: x.zxfjkc, other: x.qtkc });
+      if (x && employedIn(p, mm)) step(Number(mm.slice(5, 7)), x);
     }
-    months.push({ income: w.sre, special: w.sxyj, additional: w.zxfjkc, other: w.qtkc });
-    const last = iitYear(months).at(-1);
-    const t1 = last?.tax ?? 0;
+    step(monthNo, w);
+    // 全年一次性奖金 单独计税 (公告2023年第30号, to 2027-12-31): taxed alone with the monthly table.
+    const bonus = row.qnycxjj === undefined ? 0 : fenOf(row.qnycxjj);
+    if (bonus === null || bonus < 0) {
+      return fail(FILING_CODE.validation, `表间校验不通过：人员 ${zjhm} 的全年一次性奖金不是非负金额[E41001]`);
+    }
+    if (bonus > 0 && `${year}-12-31` > '2027-12-31') {
+      return fail(
+        FILING_CODE.validation,
+        `表间校验不通过：${year}年全年一次性奖金不再单独计税，应并入当年工资薪金所得[E41001]`,
+      );
+    }
+    const t1 = last + (bonus > 0 ? bonusTax(bonus) : 0);
     tax += t1;
-    income += w.sre;
+    income += w.sre + bonus;
     mx[zjhm] = yuan(t1);
   }
+  // 劳务报酬 withheld (预扣率表二, 公告2018年第61号) for people who are not employees.
+  const labour = Array.isArray(sbsj.lw) ? (sbsj.lw as Record<string, unknown>[]) : [];
+  for (const row of labour) {
+    const zjhm = typeof row?.zjhm === 'string' ? row.zjhm : '';
+    const sre = fenOf(row?.sre);
+    if (!zjhm || sre === null || sre < 0) {
+      return fail(
+        FILING_CODE.validation,
+        `表间校验不通过：劳务报酬人员 ${zjhm || '(空)'} 的证件号码或收入有误[E41001]`,
+      );
+    }
+    const t1 = labourTax(sre);
+    tax += t1;
+    income += sre;
+    mx[`lw:${zjhm}`] = yuan(t1);
+  }
+  const refused = agree(sbsj, { ybtse: tax });
+  if (refused) return refused;
   return {
     srze: income,
     ybtse: tax,
     wages,
-    mx: { ...mx, rs: String(wages.size), sre: yuan(income), ybtse: yuan(tax) },
+    mx: { ...mx, rs: String(wages.size + labour.length), sre: yuan(income), ybtse: yuan(tax) },
   };
 }
 
@@ -613,6 +757,39 @@ export function payReturn(ctx: SubmitContext & { payment: PaymentBehaviour }, b:
   const znj = Math.floor((ret.ybtse * 5 * daysOverdue(ret.sbqx, today)) / 10_000);
   Object.assign(entry, { paid: 1, jkrq: today, znj });
   return { code: '10000', msg: '扣款成功', data: paymentOf(book, { ...ret, jkrq: today }, entry) };
+}
+
+/**
+ * sbztcx: whether a return (type × 所属期起) is filed, with its receipt — the status query a client asks
+ * before submitting again a return whose submission may have reached the bureau. Not a submission.
+ */
+export function returnStatus(ctx: Pick<SubmitContext, 't' | 'book' | 'ledger'>, b: Record<string, unknown>): Outcome {
+  const { t, book, ledger } = ctx;
+  const type = b.type;
+  const skssqq = typeof b.skssqq === 'string' ? b.skssqq : '';
+  if (!isFilingTaxType(type) || !/^\d{4}-\d{2}-\d{2}$/.test(skssqq)) {
+    return fail(FILING_CODE.badParams, '查询参数有误：需要 type、skssqq[E40001]');
+  }
+  const ret = book.returns.find((r) => r.type === type && r.skssqq === skssqq);
+  if (!ret || !isFiled(ret)) return { code: '10000', msg: '成功', data: { filed: false, receipt: null } };
+  const entry = ledger.get(t.qysh)?.get(entryKey(type, skssqq));
+  return { code: '10000', msg: '成功', data: { filed: true, receipt: receiptOf(t.qysh, book, ret, entry) } };
+}
+
+/** jkztcx: whether a filed return's tax is paid, with the payment — asked before paying again. */
+export function paymentStatus(ctx: Pick<SubmitContext, 't' | 'book' | 'ledger'>, b: Record<string, unknown>): Outcome {
+  const { t, book, ledger } = ctx;
+  const type = b.type;
+  const skssqq = typeof b.skssqq === 'string' ? b.skssqq : '';
+  if (!isFilingTaxType(type) || !/^\d{4}-\d{2}-\d{2}$/.test(skssqq)) {
+    return fail(FILING_CODE.badParams, '查询参数有误：需要 type、skssqq[E40001]');
+  }
+  const ret = book.returns.find((r) => r.type === type && r.skssqq === skssqq);
+  if (!ret?.jkrq) return { code: '10000', msg: '成功', data: { paid: false, payment: null } };
+  // Paid by the taxpayer itself (the book) has no ledger entry: no late fee recorded here.
+  const entry = ledger.get(t.qysh)?.get(entryKey(type, skssqq));
+  const znj = { znj: entry?.znj ?? 0 } as LedgerEntry;
+  return { code: '10000', msg: '成功', data: { paid: true, payment: paymentOf(book, ret, znj) } };
 }
 
 function paymentOf(book: Book, r: SimReturn, e: LedgerEntry) {

@@ -25,8 +25,10 @@ import {
   type Ledger,
   ledgerList,
   type PaymentBehaviour,
+  paymentStatus,
   payReturn,
   personnel,
+  returnStatus,
   submitReturn,
   withLedger,
 } from './returns.js';
@@ -95,8 +97,24 @@ export interface TaxSim {
   setPayment(qysh: string, payment: PaymentBehaviour): void;
   /** Invoices issued and received a month by every taxpayer; 0 by scale (POST /admin/invoices). */
   setInvoicesPerMonth(n: number): void;
+  /**
+   * Submissions received per kind (GET /admin/submissions): every call of sbtj, jk, fp/kp, fp/hzqrd and
+   * fp/hckp that reached the bureau with a session, whatever its answer (refused duplicates included).
+   */
+  submissions(qysh?: string): SubmissionCounts;
   close(): Promise<void>;
 }
+
+/** The calls that change the bureau's books, counted as submissions (docs: "Submissions received"). */
+const SUBMISSION_PATHS = {
+  '/ShenBaoQG/sbtj': 'sbtj',
+  '/ShenBaoQG/jk': 'jk',
+  '/fp/kp': 'kp',
+  '/fp/hzqrd': 'hzqrd',
+  '/fp/hckp': 'hckp',
+} as const;
+export type SubmissionKind = (typeof SUBMISSION_PATHS)[keyof typeof SUBMISSION_PATHS];
+export type SubmissionCounts = Record<SubmissionKind, number>;
 
 /** The bureau's top-level codes and texts (docs/tax-bureau-protocol.md). */
 const OK = '10000';
@@ -147,6 +165,16 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
   /** Returns filed and paid through the bureau, per taxpayer (docs: "Filing and paying"). */
   const ledger: Ledger = new Map();
   const paymentBehaviours = new Map<string, PaymentBehaviour>();
+  /** `${kind}|${qysh}` → submissions received. */
+  const submitted = new Map<string, number>();
+  const submissions = (qysh?: string): SubmissionCounts => {
+    const out: SubmissionCounts = { sbtj: 0, jk: 0, kp: 0, hzqrd: 0, hckp: 0 };
+    for (const [k, n] of submitted) {
+      const [kind, q] = k.split('|') as [SubmissionKind, string];
+      if (!qysh || q === qysh) out[kind] += n;
+    }
+    return out;
+  };
   const paymentOf = (qysh: string) => paymentBehaviours.get(qysh) ?? defaultPayment(qysh);
   /** The taxpayer's book as of the bureau's date, with what was filed and paid through it. */
   const bookFor = (t: Taxpayer, now = simToday()): Book => withLedger(bookOf(t, now), ledger, t.qysh);
@@ -348,6 +376,10 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       }
       case 'sbtj':
         return submitReturn({ t, book: book(), ledger, today: now, invoices: invoicesFor(t, now) }, b);
+      case 'sbztcx':
+        return returnStatus({ t, book: book(), ledger }, b);
+      case 'jkztcx':
+        return paymentStatus({ t, book: book(), ledger }, b);
       case 'jk':
         return payReturn(
           { t, book: book(), ledger, today: now, payment: paymentOf(t.qysh), invoices: invoicesFor(t, now) },
@@ -370,6 +402,8 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
         return desk.sxed(ctx, b);
       case 'kp':
         return desk.kp(ctx, b);
+      case 'kpcx':
+        return desk.kpcx(ctx, b);
       case 'hzqrd':
         return desk.hzqrd(ctx, b);
       case 'hckp':
@@ -457,6 +491,11 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       setScenario(qysh, b.scenario, str(b.qymc) || undefined);
       return reply({ qysh, scenario: b.scenario });
     }
+    if (path === '/admin/submissions' && method === 'GET') return reply(submissions(qysh || undefined));
+    if (path === '/admin/submissions' && method === 'DELETE') {
+      submitted.clear();
+      return reply(submissions());
+    }
     if (path === '/admin/filings' && method === 'GET') {
       return reply({ list: ledgerList(ledger, (q) => bookFor(taxpayer(q)), qysh || undefined) });
     }
@@ -537,6 +576,8 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     const session = path.startsWith('/ShenBaoQG/') || path.startsWith('/fp/') ? sessionOf(b) : null;
     const ticket = tickets.get(str(b.smsTicket));
     const qysh = session?.qysh ?? ticket?.qysh ?? (str(b.qysh) || null);
+    const kind = SUBMISSION_PATHS[path as keyof typeof SUBMISSION_PATHS];
+    if (kind && session) submitted.set(`${kind}|${session.qysh}`, (submitted.get(`${kind}|${session.qysh}`) ?? 0) + 1);
     const { fault, slowMs, msg: refuseMsg } = faults.take(qysh, path.slice(1));
     if (latencyMs + slowMs > 0) await sleep(latencyMs + slowMs);
     if (fault === 'hang') {
@@ -551,11 +592,18 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     if (qysh && taxpayer(qysh).behaviour.login === 'busy')
       return sendJson(res, { code: '20001', msg: BUSY_TEXT, data: null });
 
-    // lostReply: the bureau does the work (a login, a return filed, a tax paid) but the answer never arrives.
-    const answer = (body: unknown) =>
-      fault === 'lostReply'
+    // lostReply: the bureau does the work (a login, a return filed, a tax paid) but the answer never arrives;
+    // hangAfter: the work is done and the connection left open, as when the client dies while it waits.
+    const answer = (body: unknown) => {
+      if (fault === 'hangAfter') {
+        hanging.add(res);
+        res.on('close', () => hanging.delete(res));
+        return;
+      }
+      return fault === 'lostReply'
         ? send(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html')
         : sendJson(res, body);
+    };
     switch (path) {
       case '/etax/login':
         return answer(etaxLogin(b));
@@ -634,6 +682,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
     setInvoicesPerMonth: (n) => {
       desk.perMonth = n;
     },
+    submissions,
     close: () =>
       new Promise<void>((ok) => {
         for (const res of hanging) res.destroy();

@@ -189,16 +189,18 @@ describe('submitting returns', () => {
       msg: '该申报已逾期（申报期限 2026-10-26），请确认逾期申报告知后办理逾期申报',
       sbqx: '2026-10-26',
     });
+    // 2026: 增值税法第二十三条 exempts sales that do not reach the 起征点 (300,000.00 itself is taxed in full:
+    // apps/tax-sim/test/bureau-law.test.ts); 299,999.99 is under it.
     const exempt = filed(
       await bureau.submitReturn(await session(SMALL2), {
         type: 'zzs',
         ...Q3,
         yqsb: true,
-        sbsj: { ppxse: '300000.00' },
+        sbsj: { ppxse: '299999.99' },
       }),
     );
-    expect(exempt).toMatchObject({ srze: '300000.00', ybtse: '0.00', yqsb: true });
-    expect(exempt.mx).toMatchObject({ msxse: '300000.00', mse: '3000.00', ynse: '0.00' });
+    expect(exempt).toMatchObject({ srze: '299999.99', ybtse: '0.00', yqsb: true });
+    expect(exempt.mx).toMatchObject({ msxse: '299999.99', mse: '3000.00', ynse: '0.00' });
     expect(exempt.tzs).toContain('逾期 8 天');
 
     const taxed = filed(
@@ -287,18 +289,26 @@ describe('submitting returns', () => {
     expect(fresh).toMatchObject({ status: 'rejected', reason: 'validation' });
   });
 
-  it('CIT: profit must be revenue − cost; 小型微利 5% less what the year prepaid', async () => {
+  it('CIT: lines 1-3 as on the 利润表 (利润总额 is not 营业收入 − 营业成本); 小型微利 5% less what the year prepaid', async () => {
     const s = await session(SMALL);
+    // A return whose stated tax disagrees with the bureau's is refused (表间校验), and nothing is filed.
     const wrong = await bureau.submitReturn(s, {
       type: 'qysds',
       ...Q3,
       yqsb: true,
-      sbsj: { yysr: '1500000.00', yycb: '400000.00', lrze: '1000000.00' },
+      sbsj: {
+        yysr: '1500000.00',
+        yycb: '400000.00',
+        lrze: '1000000.00',
+        cyrs: 7,
+        zcze: '2000000.00',
+        sjlre: '1100000.00',
+      },
     });
     expect(wrong).toEqual({
       status: 'rejected',
       reason: 'validation',
-      msg: '表间校验不通过：利润总额 1000000.00 元不等于营业收入减营业成本 1100000.00 元',
+      msg: '表间校验不通过：实际利润额申报 1100000.00 元，按规定计算应为 1000000.00 元',
     });
     const prepaid = (await bureau.filedReturns(s, { from: '2026-01-01', to: '2026-12-31' }))
       .filter((f) => f.zsxmDm === '10104' && f.skssqq >= '2026-01-01' && f.skssqq < Q3.skssqq)
@@ -308,13 +318,14 @@ describe('submitting returns', () => {
         type: 'qysds',
         ...Q3,
         yqsb: true,
-        sbsj: { yysr: '1500000.00', yycb: '500000.00', lrze: '1000000.00', cyrs: 7, zcze: '2000000.00' },
+        sbsj: { yysr: '1500000.00', yycb: '400000.00', lrze: '1000000.00', cyrs: 7, zcze: '2000000.00' },
       }),
     );
+    expect(r.mx).toMatchObject({ yysr: '1500000.00', yycb: '400000.00', lrze: '1000000.00', sjlre: '1000000.00' });
     // 1,000,000 × 5% = 50,000 − prepaid
     const expected = citPrepay({
       revenue: 150_000_000,
-      cost: 50_000_000,
+      cost: 40_000_000,
       profit: 100_000_000,
       prepaid,
       staff: 7,
@@ -439,6 +450,31 @@ describe('each return is filed once', () => {
   });
 });
 
+describe('asked before sent again (sbztcx, jkztcx) and the submissions counted', () => {
+  it('a return filed while its client was gone (hangAfter): the status query has it; no second submission', async () => {
+    const qysh = '91330106000187654X';
+    const s = await session(qysh);
+    const input = { type: 'grsds' as const, skssqq: '2026-10-01', skssqz: '2026-10-31', lsb: true };
+    const key = { type: input.type, skssqq: input.skssqq };
+    expect(await bureau.returnStatus(s, key)).toBeNull();
+    expect(await bureau.paymentStatus(s, key)).toBeNull();
+    const before = sim.submissions(qysh);
+    sim.faults.set({ hangAfter: 1 }, qysh, 'ShenBaoQG/sbtj');
+    const quick = httpBureauClient({ baseUrl: sim.url, timeoutMs: 500, busyDelayMs: () => 1 });
+    const lost = await quick.submitReturn(s, input).catch((e: unknown) => e);
+    expect((lost as BureauError).kind).toBe('unreachable');
+    const rc = await bureau.returnStatus(s, key);
+    expect(rc).toMatchObject({ type: 'grsds', skssqq: '2026-10-01', sbrq: TODAY, lsb: true });
+    expect(rc?.pzxh).toMatch(/^\d{20}$/);
+    expect(rc?.hzdz).toBe(bureau.receiptUrl(qysh, rc?.pzxh ?? ''));
+    // Queries are not submissions; the one call that filed is.
+    expect(sim.submissions(qysh).sbtj - before.sbtj).toBe(1);
+    expect((await filings(qysh)).map((f) => [f.submits, f.filed])).toEqual([[1, 1]]);
+    const res = await fetch(`${sim.url}/admin/submissions?qysh=${qysh}`);
+    expect(((await res.json()) as { data: { sbtj: number } }).data.sbtj).toBe(sim.submissions(qysh).sbtj);
+  });
+});
+
 describe('申报回执', () => {
   it('is a valid PDF at the receipt address, for returns filed here and before', async () => {
     const s = await session(SMALL);
@@ -524,6 +560,21 @@ describe('paying by 三方协议', () => {
       reason: 'nothingToPay',
       msg: '本期应补(退)税额为 0，无需缴款',
     });
+  });
+});
+
+describe('jkztcx', () => {
+  it('a tax paid: jkztcx gives the payment jk gave; a refused duplicate still counts as a submission', async () => {
+    // SMALL's Q3 VAT was paid above ('paying by 三方协议').
+    const s = await session(SMALL);
+    const payment = await bureau.paymentStatus(s, { type: 'zzs', skssqq: Q3.skssqq });
+    expect(payment).toMatchObject({ type: 'zzs', skssqq: Q3.skssqq, jkrq: TODAY });
+    const before = sim.submissions(SMALL).jk;
+    expect(await bureau.payReturn(s, { type: 'zzs', skssqq: Q3.skssqq })).toEqual({
+      status: 'alreadyPaid',
+      receipt: payment,
+    });
+    expect(sim.submissions(SMALL).jk - before).toBe(1);
   });
 });
 

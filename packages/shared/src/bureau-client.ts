@@ -426,6 +426,28 @@ export function httpBureauClient(opts: HttpBureauClientOptions): BureauClient {
       return { status: 'refused', reason, msg: stripBrackets(reply.msg) };
     },
 
+    async returnStatus(session, input) {
+      const d = await query<{ filed?: boolean; receipt?: ReturnReceipt | null }>('sbztcx', session, {
+        type: input.type,
+        skssqq: input.skssqq,
+      });
+      const r = d?.filed ? d.receipt : null;
+      return r ? { ...r, hzdz: `${base}${r.hzdz}` } : null;
+    },
+
+    async paymentStatus(session, input) {
+      const d = await query<{ paid?: boolean; payment?: PaymentReceipt | null }>('jkztcx', session, {
+        type: input.type,
+        skssqq: input.skssqq,
+      });
+      return d?.paid ? (d.payment ?? null) : null;
+    },
+
+    async issuedInvoice(session, requestId) {
+      const d = await fp<{ found?: boolean; invoice?: BureauInvoice | null }>('kpcx', session, { requestId });
+      return d?.found ? (d.invoice ?? null) : null;
+    },
+
     receiptUrl: (qysh: string, pzxh: string) =>
       `${base}/receipt?qysh=${encodeURIComponent(qysh)}&pzxh=${encodeURIComponent(pzxh)}`,
   };

@@ -277,6 +277,12 @@ export interface InvoiceTotals {
   jxje: string;
   jxse: string;
   jxqr: boolean;
+  /**
+   * 货物 only (税收分类编码 1…): sales issued and purchases received — the invoices that evidence a 买卖合同 for
+   * 印花税 (services are not). Absent from a bureau that does not give them.
+   */
+  hwxse?: string;
+  hwjxje?: string;
 }
 
 // --- invoices (docs/tax-bureau-protocol.md "Invoices (数电票)") ----------------------------------------------
@@ -540,13 +546,29 @@ export type ConfirmDeductionResult =
   | { status: 'refused'; reason: InvoiceRefusal; msg: string };
 
 /** 个人所得税 扣缴申报: per employee the month's wages; deductions default to what the bureau holds. */
+/**
+ * 个人所得税 扣缴: wages per person; kcfs the 累计减除费用 rule (公告2020年第13号 firstJob / 第19号 prior60k),
+ * qnycxjj a 全年一次性奖金 taxed alone (公告2023年第30号); lw 劳务报酬 (预扣率表二).
+ */
 export interface IitFigures {
-  ry: { zjhm: string; sre: string; sxyj?: string; zxfjkc?: string; qtkc?: string }[];
+  ry: {
+    zjhm: string;
+    sre: string;
+    sxyj?: string;
+    zxfjkc?: string;
+    qtkc?: string;
+    kcfs?: 'standard' | 'firstJob' | 'prior60k';
+    qnycxjj?: string;
+  }[];
+  lw?: { zjhm: string; xm?: string; sre: string }[];
+  ybtse?: string;
 }
-/** 增值税 小规模: sales at 1% and 5%, on 普票 (or no invoice) and 专票. */
+/** 增值税 小规模: sales at 1%, 3% (放弃减税 or excluded from it) and 5%, on 普票 (or no invoice) and 专票. */
 export interface SmallScaleVatFigures {
   ppxse?: string;
   zpxse?: string;
+  ppxse3?: string;
+  zpxse3?: string;
   ppxse5?: string;
   zpxse5?: string;
 }
@@ -558,13 +580,28 @@ export interface GeneralVatFigures {
   jxse?: string;
   xwqy?: boolean;
 }
-/** 企业所得税 quarterly prepayment: cumulative this year; cyrs 从业人数 and zcze 资产总额 for 小型微利. */
+/**
+ * 企业所得税 quarterly prepayment (A200000, 国家税务总局公告2021年第3号): cumulative this year. Lines 1-3 as on
+ * the 利润表; 4-9 tdywynssde 特定业务, bzssr 不征税收入, mssr 免税收入/减计收入/加计扣除, jszjtje 加速折旧调减,
+ * sdjm 所得减免, mbyqndks 弥补以前年度亏损; cyrs 从业人数 and zcze 资产总额 (季度平均值) for 小型微利. The
+ * computed lines (sjlre 实际利润额, ynsdse, jmsdse, ybtse), when stated, must equal the bureau's (表间校验).
+ */
 export interface CitFigures {
   yysr: string;
   yycb: string;
   lrze: string;
+  tdywynssde?: string;
+  bzssr?: string;
+  mssr?: string;
+  jszjtje?: string;
+  sdjm?: string;
+  mbyqndks?: string;
   cyrs?: number;
   zcze?: string;
+  sjlre?: string;
+  ynsdse?: string;
+  jmsdse?: string;
+  ybtse?: string;
 }
 /** 财务报表: a few statement totals (资产总计 = 负债合计 + 所有者权益合计). */
 export interface StatementFigures {
@@ -720,6 +757,15 @@ export interface BureauClient {
   submitReturn(session: string, input: ReturnSubmission): Promise<SubmitResult>;
   /** Pays a filed return's tax by 三方协议 deduction. */
   payReturn(session: string, input: { type: FilingTaxType; skssqq: string }): Promise<PayResult>;
+  /**
+   * Whether a return (type × 所属期起) is filed, with its receipt (sbztcx): asked before a return whose
+   * submission may have reached the bureau is submitted again. Not a submission.
+   */
+  returnStatus(session: string, input: { type: FilingTaxType; skssqq: string }): Promise<ReturnReceipt | null>;
+  /** Whether a filed return's tax is paid, with the payment (jkztcx): asked before paying again. */
+  paymentStatus(session: string, input: { type: FilingTaxType; skssqq: string }): Promise<PaymentReceipt | null>;
+  /** The blue invoice issued for a requestId (the issuer's 流水号, fp/kpcx), or null: asked before issuing again. */
+  issuedInvoice(session: string, requestId: string): Promise<BureauInvoice | null>;
   /** The 申报回执 PDF of a filed return. */
   receiptUrl(qysh: string, pzxh: string): string;
 }

@@ -227,7 +227,8 @@ export const invoiceAgencyParties = pgTable(
 ).enableRLS();
 
 export type InvoiceRequestKind = 'blue' | 'redConfirm' | 'red';
-export type InvoiceRequestState = 'pending' | 'done' | 'failed';
+/** sending: committed just before the bureau call — on a retry the bureau is asked for it first (fp/kpcx). */
+export type InvoiceRequestState = 'pending' | 'sending' | 'done' | 'failed';
 
 /**
  * One call that changes the bureau's books (开票, 红字确认单, 红字发票), committed with its request id BEFORE

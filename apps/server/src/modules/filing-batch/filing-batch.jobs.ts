@@ -291,7 +291,8 @@ async function recordFiled(
 
 async function file(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save: (tx: Tx) => Promise<void> }> {
   // One transaction: the ledger rows claimed, returns filed before (another plan, an earlier run) taken
-  // from the ledger, the rest marked submitting.
+  // from the ledger, the rest marked submitting — committed before anything is sent, so that a return
+  // found submitting later (a crash, a lost reply, another plan's job) may have reached the bureau.
   const toSubmit = await ctx.inTx(async (tx) => {
     const items = await itemsOf(tx, s, ['planned', 'submitting']);
     if (items.length === 0) return [];
@@ -322,14 +323,15 @@ async function file(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save
           ),
         ),
       );
-    const out: ItemRow[] = [];
+    const out: (ItemRow & { uncertain: boolean })[] = [];
     for (const it of items) {
       const l = ledger.find((x) => x.taxType === it.taxType && x.skssqq === it.skssqq);
       if (l?.state === 'filed') {
         await markFiled(tx, s, it, l, FILING_BATCH_MSG.filedFromLedger);
         continue;
       }
-      out.push(it);
+      // Marked before (this item) or held by another plan's item: the bureau may have it already.
+      out.push({ ...it, uncertain: it.state === 'submitting' || (l !== undefined && l.planItemId !== it.id) });
     }
     if (out.length > 0)
       await tx
@@ -345,18 +347,26 @@ async function file(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save
   });
   if (toSubmit.length === 0) return { outcome: { ok: true, msg: FILING_BATCH_MSG.filed }, save: async () => {} };
 
+  // Kept across a re-login (withBureauSession runs the work again on a fresh session): a return answered
+  // once is not sent again.
+  const results: SubmitResult[] = [];
   const res = await onSession(ctx, s, async (session) => {
-    const results: SubmitResult[] = [];
-    for (const it of toSubmit) {
-      results.push(
-        await ctx.deps.bureau.submitReturn(session, {
-          type: it.taxType,
-          skssqq: it.skssqq,
-          skssqz: it.skssqz,
-          ...(it.source === 'zero' ? { lsb: true } : { sbsj: (it.sbsj ?? {}) as ReturnFigures }),
-          ...(it.overdue && s.run.lateNotice ? { yqsb: true } : {}),
-        }),
-      );
+    for (const [i, it] of toSubmit.entries()) {
+      if (results[i]) continue;
+      // Exactly once without leaning on the bureau's 41002: a return that may have reached it is asked for
+      // first (sbztcx) and submitted only when the bureau does not have it.
+      const known = it.uncertain
+        ? await ctx.deps.bureau.returnStatus(session, { type: it.taxType, skssqq: it.skssqq })
+        : null;
+      results[i] = known
+        ? { status: 'alreadyFiled', receipt: known }
+        : await ctx.deps.bureau.submitReturn(session, {
+            type: it.taxType,
+            skssqq: it.skssqq,
+            skssqz: it.skssqz,
+            ...(it.source === 'zero' ? { lsb: true } : { sbsj: (it.sbsj ?? {}) as ReturnFigures }),
+            ...(it.overdue && s.run.lateNotice ? { yqsb: true } : {}),
+          });
     }
     return results;
   });
@@ -387,6 +397,7 @@ async function file(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save
 // --- pay -------------------------------------------------------------------------------------------
 
 async function pay(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save: (tx: Tx) => Promise<void> }> {
+  // Marked paying (committed) before any 缴款 is sent; one found paying later may have been paid.
   const items = await ctx.inTx(async (tx) => {
     const rows = (await itemsOf(tx, s, ['filed'])).filter(
       (i) => i.ybtse > 0 && (i.payState === 'none' || i.payState === 'refused' || i.payState === 'paying'),
@@ -404,9 +415,16 @@ async function pay(ctx: JobContext, s: Start): Promise<{ outcome: Outcome; save:
     return rows;
   });
   if (items.length === 0) return { outcome: { ok: true, msg: FILING_BATCH_MSG.paid }, save: async () => {} };
+  // Kept across a re-login, as for filing: a payment answered once is not sent again.
+  const out: PayResult[] = [];
   const res = await onSession(ctx, s, async (session) => {
-    const out: PayResult[] = [];
-    for (const it of items) out.push(await ctx.deps.bureau.payReturn(session, { type: it.taxType, skssqq: it.skssqq }));
+    for (const [i, it] of items.entries()) {
+      if (out[i]) continue;
+      const key = { type: it.taxType, skssqq: it.skssqq };
+      // Paying before: asked for first (jkztcx), paid only when the bureau has no payment.
+      const known = it.payState === 'paying' ? await ctx.deps.bureau.paymentStatus(session, key) : null;
+      out[i] = known ? { status: 'alreadyPaid', receipt: known } : await ctx.deps.bureau.payReturn(session, key);
+    }
     return out;
   });
   const save = async (tx: Tx) => {
@@ -481,7 +499,7 @@ async function pushRate(deps: Deps, ctx: JobContext, runId: number, finished: Ru
 
 /**
  * One client of a plan run (queue filing-run): generate (or update) its items' figures, file its returns
- * (exactly once: docs/decisions-14-server.md "Exactly once"), or pay them. Skips when the run was stopped
+ * (exactly once: docs/decisions/filing.md "Exactly once without leaning on the bureau"), or pay them. Skips when the run was stopped
  * or the client's outcome is recorded (a resumed job). No transaction is held while the bureau answers.
  */
 export const filingRunJob: JobHandler = {

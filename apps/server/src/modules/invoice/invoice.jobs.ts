@@ -1,5 +1,5 @@
 import { INVOICE_ISSUE_QUEUE, INVOICE_OUT_MSG } from '@dzy/shared';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { enterprises, invoiceRequests, invoiceRuns, jobs } from '../../db/schema/index.js';
 import { isConnectionLost } from '../../plugins/errors.js';
@@ -7,6 +7,8 @@ import { type JobHandler, RetryableError, yieldToRequests } from '../../plugins/
 import { sendBlue } from './invoice.service.js';
 
 const MAX_ATTEMPTS = 8;
+/** Requests not answered yet: pending, or sending (committed before a bureau call whose answer never came). */
+const OPEN: ('pending' | 'sending')[] = ['pending', 'sending'];
 
 /**
  * Ends a batch-issue run whose job gave up: its pending requests fail with a reason (the first one, the
@@ -23,7 +25,7 @@ export async function closeIssueRun(tx: Queryable, agencyId: number, runId: numb
       and(
         eq(invoiceRequests.agencyId, agencyId),
         eq(invoiceRequests.runId, runId),
-        eq(invoiceRequests.state, 'pending'),
+        inArray(invoiceRequests.state, OPEN),
       ),
     )
     .orderBy(asc(invoiceRequests.id))
@@ -41,7 +43,7 @@ export async function closeIssueRun(tx: Queryable, agencyId: number, runId: numb
         and(
           eq(invoiceRequests.agencyId, agencyId),
           eq(invoiceRequests.runId, runId),
-          eq(invoiceRequests.state, 'pending'),
+          inArray(invoiceRequests.state, OPEN),
         ),
       );
   }
@@ -102,7 +104,7 @@ export const invoiceIssueJob: JobHandler = {
               and(
                 eq(invoiceRequests.agencyId, agencyId),
                 eq(invoiceRequests.runId, runId),
-                eq(invoiceRequests.state, 'pending'),
+                inArray(invoiceRequests.state, OPEN),
               ),
             )
             .orderBy(asc(invoiceRequests.id))

@@ -5,6 +5,7 @@ import {
   computeInvoice,
   INVOICE_OUT_MSG,
   type IssueInvoiceInput,
+  type IssueResult,
   type RedReason,
   taxFenToYuan,
 } from '@dzy/shared';
@@ -94,7 +95,9 @@ export type SendOutcome =
 
 /**
  * Sends a pending blue request (fp/kp with its own request id) and records the outcome: the invoice
- * saved through the store and linked, or the refusal; a lost reply leaves it pending for a retry.
+ * saved through the store and linked, or the refusal; a lost reply leaves it sending for a retry. The
+ * request is marked sending (committed) before fp/kp; one found sending (a crash, a lost reply) is asked
+ * for first by its request id (fp/kpcx) and issued only when the bureau has none — never a second kp.
  */
 export async function sendBlue(
   deps: Deps,
@@ -106,7 +109,12 @@ export async function sendBlue(
   // A batch's request keeps its file rows beside the call's body (for the failure file): not sent.
   const { rows: _rows, parsed: _parsed, ...kp } = req.payload as Record<string, unknown>;
   const body = { ...(kp as unknown as Omit<IssueInvoiceInput, 'requestId'>), requestId: req.requestId };
-  const r = await atBureau(deps, inTx as TxAccess, ent, (s) => deps.bureau.issueInvoice(s, body));
+  const uncertain = req.state === 'sending';
+  if (!uncertain) await inTx((tx) => finish(tx, req.id, { state: 'sending' }));
+  const r = await atBureau(deps, inTx as TxAccess, ent, async (s): Promise<IssueResult> => {
+    const known = uncertain ? await deps.bureau.issuedInvoice(s, req.requestId) : null;
+    return known ? { status: 'alreadyIssued', invoice: known } : deps.bureau.issueInvoice(s, body);
+  });
   if (!r.ok) {
     if (r.lost) return { status: 'lost', msg: r.msg };
     await inTx((tx) => finish(tx, req.id, { state: 'failed', msg: r.msg }));
