@@ -168,6 +168,8 @@ CREATE INDEX IF NOT EXISTS "filing_sync_results_enterprise_id_key_idx" ON "filin
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "filing_syncs_enterprise_id_key_idx" ON "filing_syncs" ("enterprise_id");
 --> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "jobs_kjgc_id_key_idx" ON "jobs" ("kjgc_id");
+--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "invites_department_id_key_idx" ON "invites" ("department_id");
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "invites_inviter_id_key_idx" ON "invites" ("inviter_id");
@@ -313,3 +315,9 @@ CREATE INDEX IF NOT EXISTS "work_orders_template_id_key_idx" ON "work_orders" ("
 ALTER TABLE "audit_log" ADD COLUMN "enterprise_id" integer GENERATED ALWAYS AS ((case when target ~ '^enterprise:[0-9]{1,9}$' then substr(target, 12)::int when detail->>'enterpriseId' ~ '^[0-9]{1,9}$' then (detail->>'enterpriseId')::int end)) STORED;
 --> statement-breakpoint
 CREATE INDEX "audit_log_agency_enterprise_idx" ON "audit_log" ("agency_id", "enterprise_id", "id");
+--> statement-breakpoint
+-- With a client column, 操作日志 joins the tables a factory reads only for the clients handed over to it
+-- (migrations 0039, 0041): rows about other clients, or about no client, stay hidden from a factory. Reading
+-- only; a factory still writes the rows of what it does.
+CREATE POLICY "audit_log_kjgc_handover" ON "audit_log" AS RESTRICTIVE FOR SELECT TO "dzy_app"
+  USING ((select app_kjgc()) is null or exists (select 1 from "kjgc_handovers" h where h."enterprise_id" = "audit_log"."enterprise_id" and h."kjgc_id" = (select app_kjgc())));
