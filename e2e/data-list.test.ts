@@ -20,7 +20,8 @@ const shots = screenshotsAt('data-list-');
 async function api<T>(cookie: string, path: string, body: unknown) {
   const res = await fetch(`${product.baseUrl}/api/${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
+    // As the product's page would send it: a cookie-carrying POST needs its Origin (plugins/security.ts).
+    headers: { 'content-type': 'application/json', cookie, origin: product.baseUrl },
     body: JSON.stringify(body),
   });
   return (await res.json()) as { code: number; msg: string; data: T };

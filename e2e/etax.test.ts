@@ -99,6 +99,8 @@ beforeAll(async () => {
   await setScenario(ents.mismatch.qysh, 'mismatch', ents.mismatch.qymc);
   for (const e of Object.values(ents)) {
     const res = await page.request.post(`${product.baseUrl}/api/${customerCreateCall.path}`, {
+      // As the product's page would send it: a cookie-carrying POST needs its Origin (plugins/security.ts).
+      headers: { origin: product.baseUrl },
       data: {
         ...e,
         credentials: { xdzswj_dlzh: '13312345678', xdzswj_pass: 'Old#Pass1', xdzswj_sfbm: '3', login_type: '0' },

@@ -36,7 +36,8 @@ async function signInApi(account: string) {
 async function api<T>(cookie: string, path: string, body: unknown): Promise<{ code: number; msg: string; data: T }> {
   const res = await fetch(`${product.baseUrl}/api/${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
+    // As the product's page would send it: a cookie-carrying POST needs its Origin (plugins/security.ts).
+    headers: { 'content-type': 'application/json', cookie, origin: product.baseUrl },
     body: JSON.stringify(body),
   });
   return (await res.json()) as { code: number; msg: string; data: T };

@@ -65,7 +65,8 @@ async function stopServer() {
 async function api<T = unknown>(path: string, body: unknown, cookie?: string) {
   const res = await fetch(`${baseUrl}/api/${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    // As the product's page would send it: a cookie-carrying POST needs its Origin (plugins/security.ts).
+    headers: { 'content-type': 'application/json', origin: baseUrl, ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
   const cookieOut = res.headers.getSetCookie().find((c) => c.startsWith('dzy_session='));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { httpBureauClient } from '@dzy/shared';
 import fastifyCookie from '@fastify/cookie';
 import Fastify from 'fastify';
-import type { Config } from './config.js';
+import { type Config, fastifyTrustProxy } from './config.js';
 import type { Database } from './db/client.js';
 import { accountModule } from './modules/account/account.routes.js';
 import { accountStatusModule } from './modules/account-status/account-status.routes.js';
@@ -31,6 +31,7 @@ import { filingBatchModule } from './modules/filing-batch/filing-batch.routes.js
 import { filingCheckModule } from './modules/filing-check/filing-check.routes.js';
 import { filingConfirmModule } from './modules/filing-confirm/confirm.routes.js';
 import { filingEvidenceModule } from './modules/filing-evidence/evidence.routes.js';
+import { filingHolidayModule } from './modules/filing-holiday/holiday.routes.js';
 import { helperDistModule } from './modules/helper-dist/helper-dist.routes.js';
 import { invoiceModule } from './modules/invoice/invoice.routes.js';
 import { invoicePoolModule } from './modules/invoice-pool/invoice-pool.routes.js';
@@ -46,6 +47,7 @@ import { systemModule } from './modules/system/system.routes.js';
 import { thirdLoginModule } from './modules/third-login/third-login.routes.js';
 import { twoFactorModule } from './modules/two-factor/two-factor.routes.js';
 import { workOrderModule } from './modules/workorder/workorder.routes.js';
+import { registerKeyGate } from './plugins/api-key.js';
 import { type Deps, registerCalls, type ServerModule } from './plugins/calls.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { startJobRunner } from './plugins/jobs.js';
@@ -99,6 +101,7 @@ export function serverModules(): ServerModule[] {
     accountStatusModule,
     thirdLoginModule,
     dictModule,
+    filingHolidayModule,
     auditLogModule,
     apiKeyModule,
   ];
@@ -114,7 +117,10 @@ export function serverModules(): ServerModule[] {
 export async function buildApp(config: Config, db: Database) {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Exact routes (Fastify's defaults, stated): a case, trailing-slash or doubled-slash variant of a call
+    // matches nothing and is a 404 no handler sees, so it cannot dodge an abuse limit (plugins/rate-limit.ts).
+    routerOptions: { caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
     genReqId: () => randomUUID(),
     logger: {
       level: config.logLevel,
@@ -144,6 +150,11 @@ export async function buildApp(config: Config, db: Database) {
   registerRateLimits(app, db, config.rateLimitFactor);
 
   const modules = serverModules();
+  // Before every route: a request presenting an API key reaches only what a key may use (issue 26).
+  registerKeyGate(
+    app,
+    modules.flatMap((m) => m.calls),
+  );
   registerCalls(
     app,
     deps,

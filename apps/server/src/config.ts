@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export interface Config {
@@ -13,10 +14,17 @@ export interface Config {
   redisUrl: string | null;
   secretKey: Buffer;
   logLevel: string;
-  /** The address users reach the product at, for links in SMS; unset means the request's own host. */
-  publicUrl: string | null;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * The origin users reach the product at (PUBLIC_URL), for every link the server sends out (SMS, invitations,
+   * sign-in provider callbacks); never the request's Host or X-Forwarded-Host. Required in production; else
+   * this machine's address and PORT.
+   */
+  publicUrl: string;
+  /**
+   * Which reverse proxies may report the client's address (TRUST_PROXY): none (false), the nearest `n` hops
+   * (the right-most `n` X-Forwarded-For entries are theirs), or these proxy addresses and CIDR ranges.
+   */
+  trustProxy: false | number | string[];
   production: boolean;
   /** Where the built web client is served from. */
   webDist: string;
@@ -57,8 +65,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appDatabaseUrl: env.APP_DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
     secretKey: secretKey(env.SECRET_KEY, dataDir, production),
-    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') || null,
-    trustProxy: env.TRUST_PROXY === '1',
+    publicUrl: publicUrl(env, production),
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     production,
     webDist: resolve(env.WEB_DIST ?? resolve(REPO_ROOT, 'apps/web/dist')),
@@ -74,6 +82,71 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? env.WEBHOOK_ALLOW_LOOPBACK === '1'
       : env.NODE_ENV === 'test' || env.NODE_ENV === 'development',
   };
+}
+
+/** PUBLIC_URL as an origin (scheme, host, port; no path); outside production it may be left to this machine. */
+function publicUrl(env: NodeJS.ProcessEnv, production: boolean): string {
+  const given = env.PUBLIC_URL?.trim();
+  if (!given) {
+    if (production) {
+      throw new Error(
+        'PUBLIC_URL is required in production: the address users reach the product at (e.g. https://dzy.example.cn); links in SMS and invitations are built from it, never from the request Host header',
+      );
+    }
+    const host = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+    return `http://${isIP(host) === 6 ? `[${host}]` : host}:${Number(env.PORT ?? 8080)}`;
+  }
+  let u: URL;
+  try {
+    u = new URL(given);
+  } catch {
+    throw new Error(`PUBLIC_URL is not a URL: ${given}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`PUBLIC_URL must be http(s): ${given}`);
+  if (u.pathname !== '/' || u.search || u.hash)
+    throw new Error(`PUBLIC_URL must be an origin without a path: ${given}`);
+  return u.origin;
+}
+
+/** A CIDR range (`10.0.0.0/8`, `fd00::/8`) or one address. */
+function addressOrRange(s: string): boolean {
+  const [addr = '', bits, extra] = s.split('/');
+  const family = isIP(addr);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset or 0 trusts no proxy; a number is that many hops (1: one reverse proxy in front, whose
+ * appended entry is the client; the server must then be reachable only through it); otherwise a comma list of
+ * the proxies' addresses or CIDR ranges, trusted wherever the server is reachable from.
+ */
+export function trustProxySetting(value: string | undefined): Config['trustProxy'] {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === '0') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(',').map((s) => s.trim());
+  const bad = list.filter((s) => !addressOrRange(s));
+  if (bad.length) {
+    throw new Error(
+      `TRUST_PROXY must be a number of hops or proxy addresses / CIDR ranges, comma-separated: ${bad.join(', ')}`,
+    );
+  }
+  return list;
+}
+
+/**
+ * The setting as Fastify's trustProxy: a hop count becomes a function (Fastify trusts no peer for a bare number),
+ * trusting the `n` nearest addresses of the chain (index 0 is the socket's peer).
+ */
+export function fastifyTrustProxy(
+  setting: Config['trustProxy'],
+): false | string | ((addr: string, i: number) => boolean) {
+  if (setting === false) return false;
+  if (typeof setting === 'number') return (_addr, i) => i < setting;
+  return setting.join(',');
 }
 
 const positive = (v: string | undefined) => {

@@ -168,12 +168,12 @@ describe('retention', () => {
     // Agency 2 keeps the default 180 days; platform rows are kept 180 days.
     const theirs = await seedRow({ agencyId: 2, userId: ID.otherAdmin, action: 'customer.update', daysAgo: 181 });
     const platform = await seedRow({ agencyId: null, userId: null, action: 'auth.login_failed', daysAgo: 200 });
-    await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.insert(agencySecurity).values({ agencyId: 1, auditRetentionDays: 300 }),
     );
     // The app role deletes no audit row itself, not even an old one; only purge_audit_log() does, and it
     // never takes a row younger than 180 days.
-    await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.execute(sql`delete from audit_log where id in (${keep}, ${ancient})`),
     ).catch(() => undefined);
     expect(

@@ -23,7 +23,7 @@ import { startTestApp, type TestApp } from './harness.js';
 let t: TestApp;
 let admin = '';
 let bookId = 0;
-const ctx = { agencyId: 1, userId: ID.admin };
+const ctx = { agencyId: 1, userId: ID.admin, kjgcId: null };
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -22,7 +22,7 @@ const rig = useResumeRig({ dirPrefix: 'dzy-book-close-resume-' });
 describe('a batch close survives its server', () => {
   it('finishes on a new server with every book closed once', async () => {
     const first = await rig.open(true);
-    const ctx = { agencyId: 1, userId: 1 };
+    const ctx = { agencyId: 1, userId: 1, kjgcId: null };
     const bookIds: number[] = [];
     await inScope(first.db.app, ctx, async (tx) => {
       for (let ent = 1; ent <= BOOKS; ent++) {

@@ -26,7 +26,7 @@ import { startTestApp, type TestApp } from './harness.js';
 let t: TestApp;
 let admin = '';
 const books = { d: 0, e: 0 };
-const ctx = { agencyId: 1, userId: ID.admin };
+const ctx = { agencyId: 1, userId: ID.admin, kjgcId: null };
 const run = <T>(fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promise<T>) => inScope(t.db.app, ctx, fn);
 
 type Line = [code: string, debit: number, credit: number];

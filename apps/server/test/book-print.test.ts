@@ -84,7 +84,7 @@ describe('批量打印', () => {
   let t: TestApp;
   let admin = '';
   let other = '';
-  const ctx = { agencyId: 1, userId: ID.admin };
+  const ctx = { agencyId: 1, userId: ID.admin, kjgcId: null };
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -278,7 +278,7 @@ describe('a print run survives its server', () => {
   const rig = useResumeRig({ dirPrefix: 'dzy-book-print-resume-' });
   it('finishes on a new server with every client printed once', async () => {
     const first = await rig.open(true);
-    const ctx = { agencyId: 1, userId: 1 };
+    const ctx = { agencyId: 1, userId: 1, kjgcId: null };
     await inScope(first.db.app, ctx, async (tx) => {
       for (const ent of RESUME_CLIENTS) {
         const b = await createBook(tx, ctx, { enterpriseId: ent, startPeriod: '2026-10', vatKind: 'small' });

@@ -28,7 +28,7 @@ let bookId = 0;
 let acc = new Map<string, number>();
 const ctx = { agencyId: 1, userId: ID.admin };
 const run = <T>(fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promise<T>) =>
-  inScope(t.db.app, { agencyId: 1, userId: ID.admin }, fn);
+  inScope(t.db.app, { agencyId: 1, userId: ID.admin, kjgcId: null }, fn);
 const Y = (yuan: number) => Math.round(yuan * 100);
 const l = (code: string, debit: number, credit: number): VoucherLineInput => {
   const id = acc.get(code);

@@ -104,7 +104,7 @@ describe('books (账套)', () => {
     expect(byCode.get('560203')?.name).toBe('差旅费');
     expect(byCode.get('310404')?.name).toBe('未分配利润');
     // A small-scale book's 应交增值税 is a leaf.
-    const small = await inScope(t.db.app, { agencyId: 1, userId: ID.admin }, (tx) =>
+    const small = await inScope(t.db.app, { agencyId: 1, userId: ID.admin, kjgcId: null }, (tx) =>
       createBook(tx, { agencyId: 1, userId: ID.admin }, { enterpriseId: 7, startPeriod: '2026-03', vatKind: 'small' }),
     );
     const sc = await t.call<{ list: BookAccount[] }>(accountsCall.path, { bookId: small.id }, admin);
@@ -404,7 +404,7 @@ describe('books (账套)', () => {
     const deps = { config: t.config } as unknown as Deps;
     await mkdir(importDir(deps), { recursive: true });
     await writeFile(join(importDir(deps), rowsFileName(1, key)), JSON.stringify(rows));
-    const scope = { agencyId: 1, userId: ID.admin };
+    const scope = { agencyId: 1, userId: ID.admin, kjgcId: null };
     const [job] = await inScope(t.db.app, scope, async (tx) => {
       const first = await importVoucherRows(tx, scope, book.bookId, rows.slice(0, 100));
       expect(first.vouchers).toBe(50);
@@ -425,7 +425,7 @@ describe('books (账套)', () => {
     const result = await voucherImportJob.run({
       job: { ...job, progress: null },
       deps,
-      inTx: (fn, userId) => inScope(t.db.app, { agencyId: 1, userId: userId ?? null }, fn),
+      inTx: (fn, userId) => inScope(t.db.app, { agencyId: 1, userId: userId ?? null, kjgcId: null }, fn),
       setProgress: async () => undefined,
       doneIn: async (tx, r) => {
         await tx

@@ -125,7 +125,7 @@ describe('财税课堂: only the platform operator writes', () => {
     const [row] = await t.ownerQuery<{ id: number }>('select id from content_items order by id limit 1');
     const asAgencyUser = <T>(fn: (tx: Parameters<Parameters<typeof t.db.app.transaction>[0]>[0]) => Promise<T>) =>
       t.db.app.transaction(async (tx) => {
-        await setScope(tx, { agencyId: 1, userId: 1 });
+        await setScope(tx, { agencyId: 1, userId: 1, kjgcId: null });
         return fn(tx);
       });
     const seen = await asAgencyUser(async (tx) => {

@@ -22,7 +22,7 @@ let seq = 0;
 /** A fresh client enterprise of the agency (no contracts yet), allocated to `userId`. */
 export async function makeEnterprise(t: TestApp, userId: number, agencyId = 1, qymc?: string) {
   seq += 1;
-  const [row] = await inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+  const [row] = await inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
     tx
       .insert(enterprises)
       .values({
@@ -59,7 +59,7 @@ export async function makeContract(
   const start = sorted[0]?.due ?? today();
   const last = sorted[sorted.length - 1]?.due ?? start;
   const amountFen = sorted.reduce((s, p) => s + p.fen, 0);
-  return inScope(t.db.app, { agencyId, userId: null }, async (tx) => {
+  return inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, async (tx) => {
     const [c] = await tx
       .insert(contracts)
       .values({
@@ -103,7 +103,7 @@ export async function makeContract(
 
 /** The stored paid_fen of a period. */
 export async function paidFenOf(t: TestApp, receivableId: number, agencyId = 1) {
-  const [row] = await inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+  const [row] = await inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
     tx
       .select({ paidFen: receivables.paidFen })
       .from(receivables)

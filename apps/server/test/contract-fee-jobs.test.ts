@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function clearFeeJobs() {
-  await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
+  await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, (tx) =>
     tx.delete(jobs).where(and(eq(jobs.agencyId, AGENCY.demo), inArray(jobs.queue, [FEE_SCAN_QUEUE, FEE_REMIND_QUEUE]))),
   );
 }
@@ -85,7 +85,7 @@ describe('收费提醒 (msg_sftx): the daily fee-reminder job', () => {
 
     // The next day: each still-owed period once more; a period paid since is not.
     const [, , p3] = c.periodIds as [number, number, number];
-    await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.update(receivables).set({ paidFen: 100_000 }).where(eq(receivables.id, p3)),
     );
     await remindOn('2031-01-11');
@@ -201,7 +201,7 @@ describe('导出: the fee list as .xlsx', () => {
     });
     const bad = await exportOf(li, { tab: 'nothing' });
     expect(bad.statusCode).toBe(400);
-    const before = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    const before = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.select().from(auditLog).where(eq(auditLog.action, 'fee.export')),
     );
     expect(before.length).toBeGreaterThan(0);

@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const auditOf = (action: string, target: string) =>
-  inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+  inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
     tx
       .select()
       .from(auditLog)
@@ -368,7 +368,7 @@ describe('the fee list', () => {
     expect((await t.call(feeScheduleCall.path, { contractId: liOwn.id }, zhang)).status).toBe(404);
 
     const grant = (level: 'view' | 'edit') =>
-      inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+      inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
         tx
           .insert(specialPermissions)
           .values({ agencyId: 1, userId: ID.zhang, area: 'htsf', level })
@@ -390,7 +390,7 @@ describe('the fee list', () => {
       const ok = await pay(t, zhang, { receivableId: adminOwn.periodIds[0] as number, amount: '1' });
       expect(ok.code, ok.msg).toBe(CODE.OK);
     } finally {
-      await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+      await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
         tx.delete(specialPermissions).where(eq(specialPermissions.userId, ID.zhang)),
       );
     }
@@ -474,16 +474,20 @@ describe('arrears months (qfys) from the contract status', () => {
         { due: '2029-01-01', fen: 1000 },
       ],
     });
-    const got = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) => arrearsOf(tx, [enterpriseId], on));
+    const got = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
+      arrearsOf(tx, [enterpriseId], on),
+    );
     expect(got.get(enterpriseId)).toBe(months);
     // Paid, it no longer counts.
-    await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx
         .update(receivables)
         .set({ paidFen: sql`${receivables.amountFen}` })
         .where(eq(receivables.contractId, c.id)),
     );
-    const after = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) => arrearsOf(tx, [enterpriseId], on));
+    const after = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
+      arrearsOf(tx, [enterpriseId], on),
+    );
     expect(after.get(enterpriseId)).toBe(0);
   });
 });

@@ -137,7 +137,8 @@ describe('contractStatusOf', () => {
   });
   afterAll(() => t.close());
 
-  const scoped = <T>(fn: (tx: Tx) => Promise<T>) => inScope(t.db.app, { agencyId: AGENCY, userId: 1 }, fn);
+  const scoped = <T>(fn: (tx: Tx) => Promise<T>) =>
+    inScope(t.db.app, { agencyId: AGENCY, userId: 1, kjgcId: null }, fn);
   const contract = (enterpriseId: number, startDate: string, endDate: string, payCycle: number, price: string) =>
     scoped((tx) =>
       createContract(tx, {

@@ -76,7 +76,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const messagesOf = (userId: number, agencyId = 1) =>
-  inScope(t.db.app, { agencyId, userId }, (tx) =>
+  inScope(t.db.app, { agencyId, userId, kjgcId: null }, (tx) =>
     tx
       .select()
       .from(messages)
@@ -247,7 +247,7 @@ describe('benefit checks (business.md §6) and stop/resume service', () => {
     // Another agency's id is refused and changes nothing.
     const wrong = await t.call(muteEquityCall.path, { agency_id: 1, sfgxbzts: '1' }, other);
     expect(wrong.status).toBe(404);
-    const [a1] = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    const [a1] = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.select().from(organisations).where(eq(organisations.id, 1)),
     );
     expect(a1?.sfgxbzts).toBe('0');
@@ -293,7 +293,7 @@ describe('recycle bin: delete, restore, purge', () => {
     const ok = await t.call<{ count: number }>(customerPurgeCall.path, { aeiIds: [data.id] }, admin);
     expect(ok.data.count).toBe(1);
     expect(await stored(t, 1, data.id)).toBeUndefined();
-    const audits = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    const audits = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.select().from(auditLog).where(eq(auditLog.action, 'customer.purge')),
     );
     expect(audits.length).toBe(1);
@@ -424,7 +424,7 @@ describe('notes (user/note/*) and access tracking (esLog)', () => {
   it('records who opened which enterprise with its details filled in by the server', async () => {
     const r = await t.call(accessLogCall.path, { enterprise_id: ENT.zhangOwn, cpbm: 'khgl' }, zhang);
     expect(r.code).toBe(CODE.OK);
-    const rows = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    const rows = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.select().from(accessLog).where(eq(accessLog.enterpriseId, ENT.zhangOwn)),
     );
     const d = await detail(t, zhang, ENT.zhangOwn);

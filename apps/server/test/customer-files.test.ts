@@ -165,7 +165,7 @@ describe('import (importAgencyEnterprise, a job)', () => {
     // Another user of the agency does not see the job.
     expect((await t.call(importProgressCall.path, { jobId: r.data.jobId }, zhang)).status).toBe(404);
     expect((await t.call(importProgressCall.path, { jobId: r.data.jobId }, other)).status).toBe(404);
-    const audits = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    const audits = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.select().from(auditLog).where(eq(auditLog.action, 'customer.import')),
     );
     expect(audits[0]?.detail).toMatchObject({ successNum: 2, failNum: 8 });
@@ -174,7 +174,7 @@ describe('import (importAgencyEnterprise, a job)', () => {
   it('rows past the licensed number are not imported (未导入)', async () => {
     const before = (await list(t, admin, { pageSize: 20 })).total;
     const { sql } = await import('drizzle-orm');
-    await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.execute(sql`update organisations set licence_customers = ${before + 1} where id = 1`),
     );
     try {
@@ -191,7 +191,7 @@ describe('import (importAgencyEnterprise, a job)', () => {
       );
       expect(sheet[1]?.at(-1)).toBe('超出授权客户数，未导入');
     } finally {
-      await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+      await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
         tx.execute(sql`update organisations set licence_customers = 200 where id = 1`),
       );
     }

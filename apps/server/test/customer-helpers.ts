@@ -79,7 +79,7 @@ export async function create(t: TestApp, cookie: string, body: Partial<CustomerC
 
 /** A row of the enterprises table as stored (read in the agency's scope). */
 export async function stored(t: TestApp, agencyId: number, id: number) {
-  const [row] = await inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+  const [row] = await inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
     tx
       .select()
       .from(enterprises)
@@ -94,7 +94,7 @@ export async function stored(t: TestApp, agencyId: number, id: number) {
  * staff member must be allowed the action and only their scope may stop them.
  */
 export async function grantStaffEverything(t: TestApp) {
-  await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+  await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
     tx
       .update(roles)
       .set({ perms: [...DEFAULT_STAFF_PERMS, ...ADMIN_GRANTED_PERMS] })
@@ -104,7 +104,7 @@ export async function grantStaffEverything(t: TestApp) {
 
 /** Runs `fn` while agency 1's default role (普通员工, held by 张伟) has only `perms`; restores it after. */
 export async function withDefaultPerms(t: TestApp, perms: string[], fn: () => Promise<void>) {
-  const scope = { agencyId: 1, userId: null };
+  const scope = { agencyId: 1, userId: null, kjgcId: null };
   const where = and(eq(roles.agencyId, 1), eq(roles.isDefault, true));
   const [before] = await inScope(t.db.app, scope, (tx) => tx.select({ perms: roles.perms }).from(roles).where(where));
   await inScope(t.db.app, scope, (tx) => tx.update(roles).set({ perms }).where(where));

@@ -96,7 +96,7 @@ async function renamedClient(bookName: string, bureauName: string, extra: Record
 }
 
 const auditsOf = (action: string) =>
-  inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+  inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
     tx
       .select()
       .from(auditLog)
@@ -227,7 +227,7 @@ describe('需更新: the book against the bureau', () => {
     });
     await t.call(profileSaveCall.path, { id: c.id, fddbrxm: '王五', taxTypes: '增值税' }, admin);
     // What the batch check keeps of the bureau (declare/check.repo.ts writes enterprise_tax_data).
-    await inScope(t.db.app, { agencyId: 1, userId: 1 }, (tx) =>
+    await inScope(t.db.app, { agencyId: 1, userId: 1, kjgcId: null }, (tx) =>
       tx.insert(enterpriseTaxData).values({
         agencyId: 1,
         enterpriseId: c.id,
@@ -427,7 +427,7 @@ describe('institution type and invoicing method', () => {
     expect((await t.call(kpfsOneCall.path, { id: ENT.adminOwn, kpfs: '0' }, other)).code).toBe(CODE.NOT_FOUND);
     const bad = await t.call(defKpTypeCall.path, { kpfs: '7' }, admin);
     expect(bad.msg).toBe(`开票方式：${MASTER_MSG.kpfsInvalid}`);
-    const profile = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    const profile = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx.select().from(enterpriseProfiles).where(eq(enterpriseProfiles.enterpriseId, ENT.adminOwn)),
     );
     expect(profile[0]?.kpfs).toBe('3');

@@ -227,7 +227,7 @@ describe('create and edit', () => {
     expect(shown.data.xdzswj_pass).toBe('Etax#Pass2026');
     expect(shown.data.dl_id).toBe('zhangsan_gs');
     await t.call(revealCredentialCall.path, { id: r.data.id, ...REVEAL }, admin);
-    const audits = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    const audits = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx
         .select()
         .from(auditLog)
@@ -363,7 +363,7 @@ describe('create and edit', () => {
   it('refuses beyond the licensed number of customers', async () => {
     // The demo agency is licensed for 200; fill it up to the limit in its scope, then one more is refused.
     const count = (await list(t, admin, { pageSize: 20 })).total;
-    await inScope(t.db.app, { agencyId: 1, userId: null }, async (tx) => {
+    await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, async (tx) => {
       const { organisations } = await import('../src/db/schema/index.js');
       await tx.execute(
         (await import('drizzle-orm')).sql`update ${organisations} set licence_customers = ${count} where id = 1`,
@@ -374,7 +374,7 @@ describe('create and edit', () => {
       expect(r.status).toBe(400);
       expect(r.msg).toBe(`客户数已达授权上限（${count}家），请联系客户经理扩容`);
     } finally {
-      await inScope(t.db.app, { agencyId: 1, userId: null }, async (tx) => {
+      await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, async (tx) => {
         await tx.execute(
           (await import('drizzle-orm')).sql`update organisations set licence_customers = 200 where id = 1`,
         );

@@ -111,9 +111,9 @@ describe('arrears start after the first receivable falls due and the reminder th
     expect(now.data).toMatchObject({ sfstatus: '1', qfys: 0, warning: null });
     // The setting's default is 欠费1个月: nothing until a whole month has passed unpaid.
     const at = (day: string) =>
-      inScope(t.db.app, { agencyId: 1, userId: null }, (tx) => contractWarningsOf(tx, 1, [aeiId], 'kh', day)).then(
-        (m) => m.get(aeiId),
-      );
+      inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
+        contractWarningsOf(tx, 1, [aeiId], 'kh', day),
+      ).then((m) => m.get(aeiId));
     expect(await at(addDays(today, 1))).toMatchObject({ sfstatus: '0', qfys: 0, warning: null });
     expect(await at(addDays(addMonths(today, 1), -1))).toMatchObject({ warning: null });
     expect(await at(addMonths(today, 1))).toMatchObject({ qfys: 1, warning: CONTRACT_WARNING.arrears });
@@ -224,7 +224,7 @@ describe('普通员工 holds everyday work only', () => {
       (p) => !LATER.has(p),
     );
     const setDefault = (agencyId: number, perms: string[]) =>
-      inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+      inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
         tx
           .update(roles)
           .set({ perms })
@@ -293,7 +293,7 @@ describe('revealing a credential', () => {
     // A code is good once.
     expect((await reveal(admin, { reason: '再看一次', smsCode: code })).status).toBe(400);
 
-    const audits = await inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+    const audits = await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
       tx
         .select()
         .from(auditLog)

@@ -27,14 +27,14 @@ async function sessionOf(phone: string): Promise<SessionCtx> {
 
 /** Ids of the enterprises the session may see, through the one data-scope helper. */
 async function visible(s: SessionCtx): Promise<number[]> {
-  const rows = await inScope(t.db.app, { agencyId: s.agencyId, userId: s.userId }, (tx) =>
+  const rows = await inScope(t.db.app, { agencyId: s.agencyId, userId: s.userId, kjgcId: null }, (tx) =>
     tx.select({ id: enterprises.id }).from(enterprises).where(dataScope(s, enterprises.allocateUser)),
   );
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
 async function allocatedTo(agencyId: number, ...userIds: number[]): Promise<number[]> {
-  const rows = await inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+  const rows = await inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
     tx
       .select({ id: enterprises.id, owner: enterprises.allocateUser })
       .from(enterprises)

@@ -49,7 +49,7 @@ const save = (body: object, cookie = admin) => t.call<{ id: number }>(saveDepart
 const names = (rows: { hymc: string }[]) => rows.map((r) => r.hymc);
 const roleOf = async (cookie: string) => (await t.call<SessionInfo>(sessionCall.path, {}, cookie)).data.role;
 const audits = (action: string) =>
-  inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+  inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
     tx
       .select()
       .from(auditLog)

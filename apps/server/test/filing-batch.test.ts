@@ -243,10 +243,11 @@ describe('批量申报: plan, confirm, file exactly once, pay', () => {
     const [c1, c2, c3] = cit;
     const bad = await t.call(
       updateItemCall.path,
-      { itemId: c1?.itemId, sbsj: { yysr: '100000.00', yycb: '60000.00', lrze: '30000.00' } },
+      { itemId: c1?.itemId, sbsj: { yysr: '100000.00', yycb: '-60000.00', lrze: '30000.00' } },
       admin,
     );
-    expect([bad.code, bad.msg]).toEqual([CODE.BAD_REQUEST, SBSJ_MSG.profit]);
+    // 利润总额 need not be 营业收入 − 营业成本 (A200000, issue 28 point 5); a negative 营业成本 is still refused.
+    expect([bad.code, bad.msg]).toEqual([CODE.BAD_REQUEST, `营业成本：${SBSJ_MSG.moneyNonNegative}`]);
     const money = await t.call(updateItemCall.path, { itemId: c1?.itemId, sbsj: { yysr: '1.234' } }, admin);
     expect(money.code).toBe(CODE.BAD_REQUEST);
     const ok = await t.call<PlanItem>(
@@ -292,6 +293,17 @@ describe('批量申报: plan, confirm, file exactly once, pay', () => {
         i.taxType === 'zzs' && i.nsrlx === '1' && i.source === 'invoices' && !xIds.has(i.aeiId) && i.srze !== '0.00',
     );
     expect(rejectMe).toBeDefined();
+    // Issue 28 point 2: a 3% 专票 (the client gave up the 1% reduction, 国家税务总局公告2026年第4号 四) is declared at
+    // 3% beside the 1% 普票: 200,000 in the quarter is under the line, so the 1% 普票 150,000 is exempt and the 3%
+    // 专票 pays 50,000 × 3% = 1,500.00; 城建 (7%, halved) 52.50; 教育费附加 and 地方教育附加 not charged (季度销售额
+    // 200,000 ≤ 30万, 财税〔2016〕12号) → 1,552.50. Folded into the 1% 专票 figure it would have been 517.50.
+    const mixed = await t.call<PlanItem>(
+      updateItemCall.path,
+      { itemId: rejectMe?.itemId, sbsj: { ppxse: '150000.00', zpxse: '0.00', ppxse3: '0.00', zpxse3: '50000.00' } },
+      admin,
+    );
+    expect(mixed.code, mixed.msg).toBe(CODE.OK);
+    expect(mixed.data).toMatchObject({ state: 'planned', source: 'typed', srze: '200000.00', ybtse: '1552.50' });
     const low = await t.call<PlanItem>(
       updateItemCall.path,
       { itemId: rejectMe?.itemId, sbsj: { ppxse: '1.00' } },

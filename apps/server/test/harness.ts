@@ -8,7 +8,9 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Db, openDatabase } from '../src/db/client.js';
 import { DEMO_PASSWORD, seedDemo } from '../src/db/seed/demo.js';
+import { injectAsBrowser } from './browser-inject.js';
 import { freshDatabase } from './fresh-database.js';
+import { copyPglite, ensureTemplate } from './template.js';
 
 export interface Reply<T = unknown> {
   status: number;
@@ -19,7 +21,8 @@ export interface Reply<T = unknown> {
 
 /**
  * A fresh server on a fresh database for one test file: PGlite in a temporary folder, or, when
- * DATABASE_URL is set, a new database on that PostgreSQL server, dropped again by close().
+ * DATABASE_URL is set, a new database on that PostgreSQL server, dropped again by close(). Either is a
+ * copy of the run's prepared database (test/template.ts).
  */
 export async function startTestApp(
   opts: {
@@ -35,19 +38,36 @@ export async function startTestApp(
   } = {},
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'dzy-test-'));
-  const server = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_t') : null;
+  // A copy of the run's prepared database (migrated, and seeded unless seed: false; test/template.ts)
+  // instead of migrating and seeding from nothing in every file.
+  // DZY_TEST_NO_TEMPLATE=1: from nothing in every file, as before (to compare, or to rule the template out).
+  const template = process.env.DZY_TEST_NO_TEMPLATE === '1' ? null : await ensureTemplate();
+  const which = opts.seed === false ? 'bare' : 'seeded';
+  const server = process.env.DATABASE_URL
+    ? await freshDatabase(process.env.DATABASE_URL, 'dzy_t', template?.postgres?.[which])
+    : null;
+  if (!server && template) copyPglite(template, which, dataDir);
   const config = {
-    ...loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: server?.url ?? '' }),
+    ...loadConfig({
+      ...process.env,
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      DATABASE_URL: server?.url ?? '',
+      // The key the template's seed encrypted the demo's stored credentials with.
+      ...(template ? { SECRET_KEY: template.secretKey } : {}),
+    }),
     webDist: join(dataDir, 'no-web'),
     rateLimitFactor: opts.rateLimitFactor ?? 100,
     ...(opts.taxBureauUrl ? { taxBureauUrl: opts.taxBureauUrl } : {}),
   };
+  // Migrations find nothing to do on the copy, and the seed finds the demo agency there (both no-ops).
   const db = await openDatabase(config, async (owner) => {
     if (opts.seed !== false) await seedDemo(owner, config.secretKey);
     await opts.prepare?.(owner);
   });
   const app = await buildApp(config, db);
   await app.ready();
+  injectAsBrowser(app);
 
   /** Makes a call as the given session cookie (or none); bodies are sent as JSON. */
   async function call<T = unknown>(path: string, body: unknown = {}, cookie?: string): Promise<Reply<T>> {

@@ -544,7 +544,7 @@ describe('the invoice pool', () => {
     const entId = Number(queuedJob?.key.split(':')[1]);
     const ent = clients.find((c) => c.id === entId) as (typeof clients)[number];
     const part = (await simInvoices(ent.qysh, 'xx', M)).slice(0, 7);
-    await inScope(db.app, { agencyId: ent.agency_id, userId: null }, (tx) =>
+    await inScope(db.app, { agencyId: ent.agency_id, userId: null, kjgcId: null }, (tx) =>
       saveInvoices(
         tx,
         { agencyId: ent.agency_id, enterpriseId: ent.id, direction: 'out', source: 'collected' },

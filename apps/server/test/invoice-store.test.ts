@@ -35,7 +35,7 @@ const inv = (fphm: string, over: Partial<InvoiceInput> = {}): InvoiceInput => ({
 });
 
 const save = (agencyId: number, enterpriseId: number, list: InvoiceInput[], direction: 'out' | 'in' = 'out') =>
-  inScope(t.db.app, { agencyId, userId: ID.admin }, (tx) =>
+  inScope(t.db.app, { agencyId, userId: ID.admin, kjgcId: null }, (tx) =>
     saveInvoices(tx, { agencyId, enterpriseId, direction, source: 'collected' }, list),
   );
 

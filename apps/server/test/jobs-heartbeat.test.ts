@@ -48,7 +48,7 @@ describe('job leases and heartbeats', () => {
   it('a job running three times its lease keeps it: two runners (as two processes) run it once', async () => {
     const runs: number[] = [];
     const queue = 'test-heartbeat';
-    await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
+    await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, (tx) =>
       enqueue(tx, { agencyId: AGENCY.demo, queue, key: 'one', payload: {} }),
     );
     // On a PostgreSQL server the second runner has a connection pool of its own, as a second server
@@ -66,7 +66,7 @@ describe('job leases and heartbeats', () => {
   it('a job whose worker died (claimed, then no heartbeat) is taken again once its lease runs out', async () => {
     const runs: number[] = [];
     const queue = 'test-crash';
-    await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
+    await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, (tx) =>
       enqueue(tx, { agencyId: AGENCY.demo, queue, key: 'one', payload: {} }),
     );
     // A worker claims it and dies at once: no heartbeat, no result.

@@ -404,7 +404,7 @@ describe('client-owned tables other than enterprises are limited to the clients 
 
   it('the database itself refuses the rows, read by id without a join to enterprises', async () => {
     const read = (kjgc: number | null) =>
-      inScope(t.db.app, { agencyId: ids.demo, userId: null }, async (tx) => {
+      inScope(t.db.app, { agencyId: ids.demo, userId: null, kjgcId: null }, async (tx) => {
         await setKjgcScope(tx, kjgc);
         const count = async (table: string, id: number) => {
           const r = await tx.execute(sql`select count(*)::int as n from ${sql.identifier(table)} where id = ${id}`);

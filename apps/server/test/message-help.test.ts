@@ -233,7 +233,7 @@ describe('incoming chat sessions', () => {
     const twice = await t.call(updateChatSessionCall.path, { id: sessionId, status: 3 }, zhang);
     expect(twice.code).toBe(CODE.CONFLICT);
     expect((await t.call(getLastChatSessionCall.path, {}, zhang)).code).toBe(CODE.EMPTY);
-    const [row] = await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
+    const [row] = await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, (tx) =>
       tx.select().from(chatSessions).where(eq(chatSessions.id, sessionId)),
     );
     expect(row?.status).toBe(2);
@@ -279,7 +279,7 @@ describe('online service: the enterprise chooser', () => {
     const ent = mine.data.list.find((e) => e.qysh !== '') as ServiceEnt;
     const ok = await t.call<{ qymc: string }>(insertServiceLogCall.path, { qysh: ent.qysh }, zhang);
     expect(ok.data.qymc).toBe(ent.qymc);
-    const [notMine] = await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
+    const [notMine] = await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, (tx) =>
       tx
         .select({ qysh: enterprises.qysh })
         .from(enterprises)

@@ -30,7 +30,7 @@ export async function notifyNow(t: TestApp, notice: Notice) {
   const pushed: { userId: number; message: PushMessage }[] = [];
   for (const id of notice.userIds) push.subscribe(id, (message) => pushed.push({ userId: id, message }));
   const after: (() => Promise<void>)[] = [];
-  const users = await inScope(t.db.app, { agencyId: notice.agencyId, userId: null }, (tx) =>
+  const users = await inScope(t.db.app, { agencyId: notice.agencyId, userId: null, kjgcId: null }, (tx) =>
     notify(tx, push, (fn) => void after.push(fn), notice),
   );
   for (const fn of after) await fn();
@@ -39,7 +39,7 @@ export async function notifyNow(t: TestApp, notice: Notice) {
 
 /** The messages of a user in an agency, newest first, read as the data layer sees them. */
 export function messagesOf(t: TestApp, agencyId: number, userId: number) {
-  return inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+  return inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
     tx
       .select()
       .from(messages)
@@ -50,7 +50,7 @@ export function messagesOf(t: TestApp, agencyId: number, userId: number) {
 
 /** Deletes every message of an agency (a clean slate for one test). */
 export function clearMessages(t: TestApp, agencyId: number) {
-  return inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+  return inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
     tx.delete(messages).where(eq(messages.agencyId, agencyId)),
   );
 }
@@ -59,7 +59,7 @@ export function clearMessages(t: TestApp, agencyId: number) {
 export async function jobsDone(t: TestApp, agencyId: number, queue: string, timeoutMs = 15_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+    const rows = await inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
       tx
         .select()
         .from(jobs)

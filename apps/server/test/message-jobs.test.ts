@@ -26,11 +26,13 @@ afterAll(() => t.close());
 
 const DAY = 86_400_000;
 const inDemo = <T>(fn: Parameters<typeof inScope<T>>[2]) =>
-  inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, fn);
+  inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, fn);
 
 async function clearJobs() {
   for (const agencyId of [AGENCY.demo, AGENCY.other]) {
-    await inScope(t.db.app, { agencyId, userId: null }, (tx) => tx.delete(jobs).where(eq(jobs.agencyId, agencyId)));
+    await inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
+      tx.delete(jobs).where(eq(jobs.agencyId, agencyId)),
+    );
   }
 }
 
@@ -40,7 +42,7 @@ describe('the daily cleanup', () => {
     const ages = { old: 200, edge: 175, recent: 10 };
     for (const agencyId of [AGENCY.demo, AGENCY.other]) {
       const userId = agencyId === AGENCY.demo ? ID.zhang : ID.otherAdmin;
-      await inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+      await inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
         tx.insert(messages).values(
           Object.entries(ages).map(([name, days]) => ({
             agencyId,

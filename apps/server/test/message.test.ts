@@ -137,7 +137,7 @@ describe('notify(): each event and each setting', () => {
   it('notifyEvent writes the label and the details page of the event', async () => {
     const push = localPushHub();
     const after: (() => Promise<void>)[] = [];
-    await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
+    await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, (tx) =>
       notifyEvent(tx, push, (fn) => void after.push(fn), {
         event: 'fp',
         agencyId: AGENCY.demo,
@@ -161,7 +161,7 @@ describe('notify(): each event and each setting', () => {
     push.subscribe(ID.zhang, (m) => seen.push(m));
     const after: (() => Promise<void>)[] = [];
     await expect(
-      inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, async (tx) => {
+      inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, async (tx) => {
         await notifyEvent(tx, push, (fn) => void after.push(fn), {
           event: 'xjgd',
           agencyId: AGENCY.demo,
@@ -178,7 +178,7 @@ describe('notify(): each event and each setting', () => {
 
 async function seedMessages(userId: number, n: number, msgStyleBig = 1, agencyId: number = AGENCY.demo) {
   const base = Date.now() - n * 60_000;
-  await inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+  await inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
     tx.insert(messages).values(
       Array.from({ length: n }, (_, i) => ({
         agencyId,
@@ -226,7 +226,7 @@ describe('the bell: news poll and mark known', () => {
     const first = await t.call<{ list: NewsItem[]; pushTime: string }>(alertMessageInfoCall.path, {}, zhang);
     expect(first.code).toBe(CODE.OK);
     const after = Date.parse(first.data.pushTime);
-    await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
+    await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, (tx) =>
       tx.insert(messages).values(
         [1, 2].map((i) => ({
           agencyId: AGENCY.demo,
@@ -347,7 +347,7 @@ describe('message settings', () => {
     expect((await t.call<MsgSettings>(getMsgSettingsCall.path, {}, li)).data.msg_xjht).toBe(0);
     // Settings are per user: 张伟's are unaffected; another agency's administrator has his own.
     expect((await t.call<MsgSettings>(getMsgSettingsCall.path, {}, otherAdmin)).data.msg_xjht).toBe(1);
-    const audited = await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null }, (tx) =>
+    const audited = await inScope(t.db.app, { agencyId: AGENCY.demo, userId: null, kjgcId: null }, (tx) =>
       tx
         .select()
         .from(auditLog)

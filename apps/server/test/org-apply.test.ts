@@ -285,7 +285,7 @@ describe('platform review of applications', () => {
     const listed = (await applications(operator, { status: 1 })).data.list;
     expect(listed.map((a) => [a.id, a.reviewerName, a.agencyId])).toEqual([[approveId, '平台运营', agencyId]]);
 
-    const audited = await inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+    const audited = await inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
       tx.execute(sql`select action, target from audit_log where action = 'platform.agency_approve'`),
     );
     expect((audited as unknown as { rows: unknown[] }).rows).toEqual([
@@ -411,7 +411,7 @@ describe('agency information', () => {
       agencyName: '鸿信财务咨询有限公司',
       address: '深圳市南山区科技园科发路 8 号',
     });
-    const audited = await inScope(t.db.app, { agencyId: ids.demo ?? 0, userId: null }, (tx) =>
+    const audited = await inScope(t.db.app, { agencyId: ids.demo ?? 0, userId: null, kjgcId: null }, (tx) =>
       tx.execute(sql`select detail from audit_log where action = 'org.agency_update' order by id desc limit 1`),
     );
     expect((audited as unknown as { rows: { detail: { after: unknown } }[] }).rows[0]?.detail.after).toMatchObject({

@@ -223,7 +223,7 @@ describe('updateSessionUserInfo: switching organisation', () => {
   it('writes the switch to the audit log of the organisation switched to', async () => {
     const zhang = await t.login('13800000002');
     await switchTo(zhang, ids.other);
-    const rows = await inScope(t.db.app, { agencyId: ids.other ?? 0, userId: null }, (tx) =>
+    const rows = await inScope(t.db.app, { agencyId: ids.other ?? 0, userId: null, kjgcId: null }, (tx) =>
       tx.execute(
         sql`select action, target, detail from audit_log where action = 'org.switch' order by id desc limit 1`,
       ),

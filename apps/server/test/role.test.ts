@@ -62,7 +62,7 @@ const stationIdOf = async (cookie: string, name: string) => {
   return s.id;
 };
 const audits = (agencyId: number, action: string) =>
-  inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+  inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
     tx
       .select()
       .from(auditLog)

@@ -460,6 +460,9 @@ const EXPECTED_CALLS = [
   ['POST /api/platform/aqUrl/list', 'platform:dict:edit'],
   ['POST /api/platform/aqUrl/save', 'platform:dict:edit'],
   ['POST /api/platform/aqUrl/delete', 'platform:dict:edit'],
+  // the national holiday arrangement (issue 28 point 4), entered by the operator like the dictionaries
+  ['POST /api/platform/holiday/list', 'platform:dict:edit'],
+  ['POST /api/platform/holiday/save', 'platform:dict:edit'],
   // audit log viewer (issue 18 point 6): the agency's log is admin-granted, platform events the operator's
   ['POST /api/user/audit/list', 'agency:audit:view'],
   ['POST /api/user/audit/options', 'agency:audit:view'],

@@ -77,7 +77,7 @@ export async function joinByInvite(
 
 /** Audit records of an agency with this action, newest first (read in that agency's scope). */
 export function auditOf(t: TestApp, agencyId: number, action: string) {
-  return inScope(t.db.app, { agencyId, userId: null }, (tx) =>
+  return inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, (tx) =>
     tx
       .select()
       .from(auditLog)
@@ -88,7 +88,7 @@ export function auditOf(t: TestApp, agencyId: number, action: string) {
 
 /** Runs SQL as the app role in an agency's scope (row-level security applies), for arranging test data. */
 export function inAgency<T>(t: TestApp, agencyId: number, fn: Parameters<typeof inScope<T>>[2]) {
-  return inScope(t.db.app, { agencyId, userId: null }, fn);
+  return inScope(t.db.app, { agencyId, userId: null, kjgcId: null }, fn);
 }
 
 /** Gives a member an extra role holding `perms` (the default role 普通员工 holds no staff:* permission). */

@@ -47,7 +47,7 @@ const stationByName = async (cookie: string, name: string) => {
 const membersOf = async (cookie: string, stationId: number) =>
   (await t.call<StationMember[]>(stationMembersCall.path, { stationId }, cookie)).data;
 const audits = (action: string) =>
-  inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+  inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
     tx
       .select()
       .from(auditLog)

@@ -175,7 +175,7 @@ describe('malformed requests get the envelope', () => {
 describe('a failed call writes nothing', () => {
   /** Audit records of agency 1 with this action, read as the app role in agency 1's scope. */
   const auditCount = (action: string) =>
-    inScope(t.db.app, { agencyId: 1, userId: null }, async (tx) => {
+    inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, async (tx) => {
       const r = await tx.execute(sql`select count(*)::int as n from audit_log where action = ${action}`);
       return (r as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
     });

@@ -25,7 +25,7 @@ const n = (r: unknown) => (r as { rows: { n: number }[] }).rows[0]?.n;
 
 describe('row-level security on tenant tables', () => {
   it('a query without a tenant set sees no enterprises, memberships or audit records', async () => {
-    await inScope(t.db.app, { agencyId: null, userId: null }, async (tx) => {
+    await inScope(t.db.app, { agencyId: null, userId: null, kjgcId: null }, async (tx) => {
       expect(n(await tx.execute(count('enterprises')))).toBe(0);
       expect(n(await tx.execute(count('memberships')))).toBe(0);
       expect(n(await tx.execute(count('audit_log')))).toBe(0);
@@ -33,22 +33,22 @@ describe('row-level security on tenant tables', () => {
   });
 
   it('with a tenant set it sees exactly that agency rows', async () => {
-    await inScope(t.db.app, { agencyId: 1, userId: null }, async (tx) => {
+    await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, async (tx) => {
       expect(n(await tx.execute(count('enterprises')))).toBe(60);
     });
-    await inScope(t.db.app, { agencyId: 2, userId: null }, async (tx) => {
+    await inScope(t.db.app, { agencyId: 2, userId: null, kjgcId: null }, async (tx) => {
       expect(n(await tx.execute(count('enterprises')))).toBe(20);
     });
   });
 
   it('the app role cannot write a row into another agency', async () => {
     const err = await dbError(
-      inScope(t.db.app, { agencyId: 2, userId: null }, (tx) =>
+      inScope(t.db.app, { agencyId: 2, userId: null, kjgcId: null }, (tx) =>
         tx.execute(sql`insert into enterprises (agency_id, qymc) values (1, '越权写入测试有限公司')`),
       ),
     );
     expect(err).toMatch(/row-level security/);
-    await inScope(t.db.app, { agencyId: 1, userId: null }, async (tx) => {
+    await inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, async (tx) => {
       expect(n(await tx.execute(count('enterprises')))).toBe(60);
     });
   });
@@ -60,7 +60,7 @@ describe('row-level security on tenant tables', () => {
 
   it('the audit log is append-only for the app role', async () => {
     const err = await dbError(
-      inScope(t.db.app, { agencyId: 1, userId: null }, (tx) => tx.execute(sql`delete from audit_log`)),
+      inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) => tx.execute(sql`delete from audit_log`)),
     );
     expect(err).toMatch(/permission denied/);
   });

@@ -18,7 +18,7 @@ let bookId = 0;
 const acc: Record<string, number> = {};
 const ctx = { agencyId: 1, userId: ID.admin };
 const run = <T>(fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promise<T>) =>
-  inScope(t.db.app, { agencyId: 1, userId: ID.admin }, fn);
+  inScope(t.db.app, { agencyId: 1, userId: ID.admin, kjgcId: null }, fn);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -201,11 +201,13 @@ describe('the voucher store', () => {
     const [v] = await t.ownerQuery<{ id: number }>('select id from vouchers where book_id = $1 limit 1', [bookId]);
     const other = { agencyId: 2, userId: ID.otherAdmin };
     const res = await failure(
-      inScope(t.db.app, { agencyId: 2, userId: ID.otherAdmin }, (tx) => deleteVoucher(tx, other, v?.id ?? 0)),
+      inScope(t.db.app, { agencyId: 2, userId: ID.otherAdmin, kjgcId: null }, (tx) =>
+        deleteVoucher(tx, other, v?.id ?? 0),
+      ),
     );
     expect(res.code).toBe(CODE.NOT_FOUND);
     const made = await failure(
-      inScope(t.db.app, { agencyId: 2, userId: ID.otherAdmin }, (tx) =>
+      inScope(t.db.app, { agencyId: 2, userId: ID.otherAdmin, kjgcId: null }, (tx) =>
         createVoucher(tx, other, bookId, { vdate: '2026-01-05', lines: [line('1002', 1, 0), line('5001', 0, 1)] }),
       ),
     );

@@ -159,16 +159,20 @@ describe('webhooks', { timeout: 240_000 }, () => {
         )
       )[0]?.n;
     await expect(
-      inScope(t.db.app, { agencyId: 1, userId: 1 }, async (tx) => {
+      inScope(t.db.app, { agencyId: 1, userId: 1, kjgcId: null }, async (tx) => {
         await emitWebhook(tx, 1, 'client.changed', { id: 990001 });
         throw new Error('undone');
       }),
     ).rejects.toThrow('undone');
     expect(await count(990001)).toBe(0);
-    await inScope(t.db.app, { agencyId: 1, userId: 1 }, (tx) => emitWebhook(tx, 1, 'client.changed', { id: 990002 }));
+    await inScope(t.db.app, { agencyId: 1, userId: 1, kjgcId: null }, (tx) =>
+      emitWebhook(tx, 1, 'client.changed', { id: 990002 }),
+    );
     expect(await count(990002)).toBe(1);
     // Another agency's change is not told to this agency's endpoint.
-    await inScope(t.db.app, { agencyId: 2, userId: 4 }, (tx) => emitWebhook(tx, 2, 'client.changed', { id: 990003 }));
+    await inScope(t.db.app, { agencyId: 2, userId: 4, kjgcId: null }, (tx) =>
+      emitWebhook(tx, 2, 'client.changed', { id: 990003 }),
+    );
     expect(await count(990003)).toBe(0);
   });
 
@@ -370,7 +374,11 @@ describe('webhook targets: no private, loopback, link-local or metadata addresse
     expect(addressAllowed('::1', true)).toBe(true);
     for (const ip of ['10.0.0.1', '169.254.169.254', '192.168.0.1', '100.100.100.200', 'fd00::1'])
       expect(addressAllowed(ip, true), ip).toBe(false);
-    const env = { SECRET_KEY: 'a'.repeat(64), DATA_DIR: '/tmp/h5-webhook-config' };
+    const env = {
+      SECRET_KEY: 'a'.repeat(64),
+      DATA_DIR: '/tmp/h5-webhook-config',
+      PUBLIC_URL: 'https://dzy.example.cn',
+    };
     expect(loadConfig({ ...env, NODE_ENV: 'production' }).webhookAllowLoopback).toBe(false);
     expect(loadConfig({ ...env }).webhookAllowLoopback).toBe(false);
     expect(loadConfig({ ...env, NODE_ENV: 'test' }).webhookAllowLoopback).toBe(true);

@@ -375,7 +375,7 @@ describe('work orders', () => {
     expect((await listOf(admin, { overdue: true, templateId: tid })).list.map((o) => o.id)).toEqual([id]);
     const push = { publish: async () => undefined } as unknown as PushHub;
     const run = () =>
-      inScope(t.db.app, { agencyId: 1, userId: null }, (tx) =>
+      inScope(t.db.app, { agencyId: 1, userId: null, kjgcId: null }, (tx) =>
         remindOverdue(tx, { push }, () => undefined, 1, chinaDate()),
       );
     const firstRun = await run();

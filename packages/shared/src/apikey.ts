@@ -50,6 +50,8 @@ export const APIKEY_MSG = {
   tooMany: `每个机构最多${API_KEYS_MAX}个未撤销的密钥`,
   notFound: 'API 密钥不存在或已被删除',
   revoked: 'API 密钥已撤销',
+  /** A call or route no key may use (keyMayCall): sign-in, account and identity, a person's own settings. */
+  keyRefused: 'API 密钥不能调用此接口：密钥只用于已授权的业务数据，登录、账号与身份相关的操作须本人登录后进行',
   revokeConfirm: '撤销后使用此密钥的程序将立即无法访问，是否继续？',
   shownOnce: '密钥只显示这一次，请立即复制并妥善保存',
   urlRequired: '请输入接收地址',

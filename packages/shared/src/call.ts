@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PermKey } from './permissions.js';
+import { GRANTABLE_PERMS, type PermKey } from './permissions.js';
 
 /**
  * Who may make a call: anyone, any signed-in user, or a holder of a permission from the registry.
@@ -14,9 +14,24 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   /** Chinese one-line summary, shown in the OpenAPI document. */
   summary: string;
   access: Access;
+  /**
+   * A call about the person making it (re-proving who they are, a code to their own phone) although a
+   * permission guards it: never made by an API key, which is a program, not a person (keyMayCall).
+   */
+  person?: true;
   body: B;
   data: D;
 }
+
+const KEY_GRANTABLE = new Set<string>(GRANTABLE_PERMS);
+
+/**
+ * Whether an API key may make the call (issue 26 point 1): only calls guarded by a permission a key can be
+ * given, and not about a person. Public and signed-in calls (sign-in, two-factor, third-party binding,
+ * profile, password, phone, organisations, messages) and administrator- or operator-only ones never.
+ */
+export const keyMayCall = (def: Pick<CallDef, 'access' | 'person'>): boolean =>
+  KEY_GRANTABLE.has(def.access) && def.person !== true;
 
 export const defineCall = <B extends z.ZodType, D extends z.ZodType>(def: CallDef<B, D>) => def;
 

@@ -69,6 +69,8 @@ export const CUSTOMER_PAGE_KEY = '/customer/khgl/wdkh';
 
 export const CUSTOMER_MSG = {
   saved: '保存成功',
+  /** A factory works on the clients an agency handed over; it never adds its own (issue 26 point 2). */
+  factoryNoCreate: '会计工厂不能新增或导入客户，请由代理机构新增后移交给本工厂',
   deleted: '删除成功',
   restored: '恢复成功',
   purged: '彻底删除成功',
@@ -383,6 +385,8 @@ export const revealCredentialCall = defineCall({
   path: 'user/agency/revealEnterpriseCredential',
   summary: '我的客户：查看账号密码明文（再次验证身份、填写原因，每次记录审计日志，每小时限次）',
   access: 'customer:credential:reveal',
+  // Re-proves the person at the keyboard (their password, or a code to their own phone): never a key.
+  person: true,
   body: z
     .strictObject({
       id: idSchema,
@@ -403,6 +407,8 @@ export const revealCodeCall = defineCall({
   path: 'user/agency/sendRevealCredentialCode',
   summary: '我的客户：发送查看账号密码的短信验证码（发到本人手机）',
   access: 'customer:credential:reveal',
+  // Re-proves the person at the keyboard (their password, or a code to their own phone): never a key.
+  person: true,
   body: z.strictObject({}),
   data: z.object({ resendAfter: z.number() }),
 });

@@ -21,6 +21,7 @@ export const TWO_FACTOR_MSG = {
   wrongRecovery: '恢复码错误或已使用',
   locked: '验证码错误次数过多，请15分钟后再试',
   ticketExpired: '登录验证已超时，请重新登录',
+  ticketUsed: '此登录验证已使用过，请重新登录',
   notEnrolled: '尚未开启两步验证',
   alreadyEnabled: '已开启两步验证',
   noPending: '请先获取绑定二维码',

@@ -96,7 +96,26 @@ function withUser(url: string, user: string): string {
 export interface Scope {
   agencyId: number | null;
   userId: number | null;
+  /**
+   * The accounting factory (会计工厂) the caller acts as, null for anyone else (an agency's session or key,
+   * the operator, a public call, an agency's job). Required, so no caller can leave it out: a factory's
+   * scope comes from `scopeOf(session)` (plugins/session.ts) or, in a job, from the job row.
+   */
+  kjgcId: number | null;
 }
+
+/**
+ * What app.kjgc_id holds for "not a factory". A transaction where it is unset or empty sees no client
+ * row at all (app_kjgc(), migration 0041: fail closed), so every scope states it.
+ */
+export const NOT_A_FACTORY = 'none';
+
+/** The scope of work done for an agency itself (its jobs, the operator acting on it, system work). */
+export const agencyScope = (agencyId: number | null, userId: number | null = null): Scope => ({
+  agencyId,
+  userId,
+  kjgcId: null,
+});
 
 /** Runs `fn` in one transaction scoped to a tenant and user; everything it wrote is undone if it throws. */
 export function inScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -109,9 +128,12 @@ export function inScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Pr
 /** Sets who the rest of the transaction acts for (sign-in moves a public call into the new session's scope). */
 export async function setScope(tx: Tx, scope: Scope) {
   await tx.execute(
-    sql`select set_config('app.agency_id', ${scope.agencyId?.toString() ?? ''}, true), set_config('app.user_id', ${scope.userId?.toString() ?? ''}, true)`,
+    sql`select set_config('app.agency_id', ${scope.agencyId?.toString() ?? ''}, true), set_config('app.user_id', ${scope.userId?.toString() ?? ''}, true), set_config('app.kjgc_id', ${kjgcSetting(scope.kjgcId)}, true)`,
   );
 }
+
+/** The app.kjgc_id value of a factory id, or of "not a factory". */
+export const kjgcSetting = (kjgcId: number | null) => (kjgcId === null ? NOT_A_FACTORY : String(kjgcId));
 
 /**
  * Ends the pool, waiting at most `ms` for clients still checked out. pg's end() waits for every client to

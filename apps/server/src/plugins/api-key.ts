@@ -1,10 +1,31 @@
 import { createHash } from 'node:crypto';
-import { API_KEY_PREFIX, type CallDef, GRANTABLE_PERMS } from '@dzy/shared';
+import {
+  API_KEY_PREFIX,
+  APIKEY_MSG,
+  BOOK_FILES,
+  BOOK_PRINT_FILES,
+  BOOK_REPORT_FILES,
+  type CallDef,
+  CODE,
+  CONTRACT_TEMPLATE_FILES,
+  CUSTOMER_FILES,
+  DATA_LIST_FILES,
+  EVIDENCE_FILES,
+  FEE_FILES,
+  FILING_FILES,
+  GRANTABLE_PERMS,
+  INVITE_FILES,
+  INVOICE_OUT_FILES,
+  keyMayCall,
+  MASTER_FILES,
+  WO_FILES,
+} from '@dzy/shared';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { setScope, type Tx } from '../db/client.js';
 import { apiKeys, organisations, users } from '../db/schema/index.js';
 import { audit } from '../lib/audit.js';
+import { AppError } from './errors.js';
 import type { SessionCtx } from './session.js';
 
 /**
@@ -23,14 +44,68 @@ export const isApiKeyToken = (token: string) => token.startsWith(API_KEY_PREFIX)
 export const hashApiKey = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * Calls about a person's own account and session, which a key (a program, not a person) never makes,
- * whatever its permissions: sign-out, profile, password and phone, switching or joining organisations.
+ * A key is a program acting on its agency's business data, never a person (issue 26 point 1): it makes
+ * only the calls `keyMayCall` (@dzy/shared) allows — guarded by a permission a key can hold, not about a
+ * person — (plugins/calls.ts) and, besides the calls, only the plain routes below (plugins/session.ts).
  */
-const PERSONAL_CALL =
-  /^(userext\/v1\.0\/common\/user\/logout|user\/v1\.0\/userinfo\/(?!getUser$).+|user\/v1\.0\/common\/user\/updateSessionUserInfo|user\/agency\/(acceptInvite|agencyApply|personalQuitAgency|saveUserQuitSetting|agencyUserRelation))$/;
+/**
+ * The plain routes a key may use: the agency's business files (exports, downloads, uploads, import
+ * templates and failure lists), each still behind its own permission. Not: the avatar, the third-party
+ * callback, the push socket, 财税课堂 files, brand files, the helper download, the development outbox.
+ * A new plain route is refused to keys until it is named here (fail closed).
+ */
+const KEY_FILE_PATHS = new Set<string>(
+  [
+    CUSTOMER_FILES,
+    MASTER_FILES,
+    INVITE_FILES,
+    CONTRACT_TEMPLATE_FILES,
+    FEE_FILES,
+    WO_FILES,
+    FILING_FILES,
+    EVIDENCE_FILES,
+    INVOICE_OUT_FILES,
+    BOOK_FILES,
+    BOOK_REPORT_FILES,
+    BOOK_PRINT_FILES,
+    DATA_LIST_FILES,
+    // modules/audit-log's AUDIT_EXPORT_PATH (not imported: plugins come before modules)
+    { auditExport: 'files/audit/export' },
+  ].flatMap((o) => Object.values(o).map((p: string) => `/api/${p.replace(/^\//, '')}`)),
+);
 
-/** Whether a key is refused this call even when it holds the call's permission. */
-export const refusedToKeys = (def: CallDef) => PERSONAL_CALL.test(def.path);
+/** Whether a key may use the plain route registered at `url` (a Fastify pattern such as `/api/files/attachment/:id`). */
+export const keyMayUseRoute = (url: string | undefined) =>
+  url !== undefined && KEY_FILE_PATHS.has(url.replace(/\/:[^/]+$/, ''));
+
+/** The bearer token of the Authorization header, or null: the only place a key is accepted. */
+export function bearerOf(req: FastifyRequest): string | null {
+  const auth = req.headers.authorization;
+  return auth?.startsWith('Bearer ') ? auth.slice(7).trim() || null : null;
+}
+
+/** Whether the request presents an API key (valid or not) as its caller. */
+export const presentsApiKey = (req: FastifyRequest) => {
+  const token = bearerOf(req);
+  return token !== null && isApiKeyToken(token);
+};
+
+/**
+ * The one gate for keys, before any handler, hook of a route or the session is read: a request that
+ * presents a key reaches a call only if `keyMayCall` allows it, a plain route only if `keyMayUseRoute`
+ * does, anything else (public calls, the push socket, the third-party callback...) is refused with 460.
+ * The call pipeline checks calls again (plugins/calls.ts), as a second wall.
+ */
+export function registerKeyGate(app: FastifyInstance, calls: readonly { def: CallDef }[]) {
+  const byUrl = new Map(calls.map(({ def }) => [`/api/${def.path}`, def]));
+  app.addHook('onRequest', async (req) => {
+    if (!presentsApiKey(req)) return;
+    const url = req.routeOptions.url;
+    if (url === undefined) return; // no such route: the 404 envelope
+    const def = byUrl.get(url);
+    if (def ? !keyMayCall(def) : !keyMayUseRoute(url)) throw new AppError(CODE.NO_PERMISSION, APIKEY_MSG.keyRefused);
+  });
+}
 
 /**
  * The caller a key stands for, or null (unknown, revoked, expired). Leaves the transaction scoped to the
@@ -42,7 +117,8 @@ export async function apiKeyIn(tx: Tx, req: FastifyRequest, token: string): Prom
   const hit = (found as unknown as { rows: { id: number; agency_id: number }[] }).rows[0];
   if (!hit) return null;
   const agencyId = Number(hit.agency_id);
-  await setScope(tx, { agencyId, userId: null });
+  // Only the key's own rows are read before the scope below names the factory, if the key is one's.
+  await setScope(tx, { agencyId, userId: null, kjgcId: null });
   const [row] = await tx
     .select({ k: apiKeys, u: users, o: organisations })
     .from(apiKeys)
@@ -53,7 +129,9 @@ export async function apiKeyIn(tx: Tx, req: FastifyRequest, token: string): Prom
   if (!row || row.k.revokedAt) return null;
   const now = Date.now();
   if (row.k.expiresAt && row.k.expiresAt.getTime() <= now) return null;
-  await setScope(tx, { agencyId, userId: row.u.id });
+  // A factory's own key keeps the factory's limit to the clients handed over to it.
+  const kjgcId = row.o.orgType === 'kjgc' ? row.o.id : null;
+  await setScope(tx, { agencyId, userId: row.u.id, kjgcId });
   if (!row.k.lastUsedAt || now - row.k.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
     await tx
       .update(apiKeys)
@@ -78,6 +156,7 @@ export async function apiKeyIn(tx: Tx, req: FastifyRequest, token: string): Prom
     orgName: row.o.name,
     agencyId,
     kjgcDlsId: null,
+    kjgcId,
     isAdmin: false,
     // Role 1 (管理员) gives the whole agency's data scope (lib/data-scope.ts); permissions stay the key's.
     role: 1,

@@ -1,13 +1,22 @@
-import { type BureauClient, type CallDef, CODE, halfWidth, hasPerm, MENUS, MSG } from '@dzy/shared';
+import {
+  APIKEY_MSG,
+  type BureauClient,
+  type CallDef,
+  CODE,
+  halfWidth,
+  hasPerm,
+  keyMayCall,
+  MENUS,
+  MSG,
+} from '@dzy/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { type Database, inScope, type Tx } from '../db/client.js';
-import { refusedToKeys } from './api-key.js';
 import { Answer, AppError, httpStatusOf, validationError } from './errors.js';
 import type { JobHandler } from './jobs.js';
 import type { PushHub } from './push.js';
-import { type SessionCtx, sessionIn } from './session.js';
+import { type SessionCtx, scopeOf, sessionIn } from './session.js';
 import type { SmsSender } from './sms.js';
 
 /** What every module's handlers may use besides the request. */
@@ -103,18 +112,20 @@ export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly 
         const session = await sessionIn(tx, req);
         if (def.access !== 'public') {
           if (!session) throw new AppError(CODE.SESSION_EXPIRED, MSG.sessionExpired);
-          if (
-            (def.access !== 'signedIn' && !hasPerm(session.perms, def.access)) ||
-            (session.apiKeyId && refusedToKeys(def))
-          ) {
+          if (def.access !== 'signedIn' && !hasPerm(session.perms, def.access)) {
             throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
           }
+        }
+        // A key is never a person: only the calls marked for keys, public ones included (issue 26 point 1).
+        if (session?.apiKeyId !== undefined && !keyMayCall(def)) {
+          throw new AppError(CODE.NO_PERMISSION, APIKEY_MSG.keyRefused);
         }
         const parsed = def.body.safeParse(asTyped(req.body ?? {}));
         if (!parsed.success) throw validationError(parsed.error);
         // sessionIn left the transaction scoped to this caller (a new transaction without a session has
         // no scope at all, which row-level security reads as nobody): no further round trip needed.
-        const scope = { agencyId: session?.agencyId ?? null, userId: session?.userId ?? null };
+        // The whole scope, the factory's id included, for the staged call's own transactions.
+        const scope = scopeOf(session);
         return { scope, base: { body: parsed.data, session: session as SessionCtx, req, reply, deps, afterCommit } };
       };
       // One transaction per call: the session is read inside the call's own transaction. Staged

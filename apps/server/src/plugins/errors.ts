@@ -70,6 +70,40 @@ export function isConnectionLost(err: unknown): boolean {
   return false;
 }
 
+/**
+ * A database error as it may be logged: never the row (issue 26 point 2). Drizzle puts a failed query's
+ * parameters in its message and PostgreSQL the failing row or key in `detail`; kept are the statement
+ * (placeholders only), the code, the table and the constraint.
+ */
+export function withoutRowData(err: unknown): unknown {
+  const e = err as {
+    name?: string;
+    message?: unknown;
+    query?: unknown;
+    params?: unknown;
+    cause?: unknown;
+    stack?: unknown;
+  };
+  if (!e || typeof e !== 'object' || !('params' in e || 'detail' in e || (e.cause && typeof e.cause === 'object')))
+    return err;
+  const pg = (e.cause ?? e) as {
+    code?: unknown;
+    message?: unknown;
+    table?: unknown;
+    constraint?: unknown;
+    routine?: unknown;
+  };
+  return {
+    type: e.name,
+    message: String(e.message ?? '').split('\nparams:')[0],
+    code: pg.code,
+    table: pg.table,
+    constraint: pg.constraint,
+    cause: pg === e ? undefined : String(pg.message ?? ''),
+    stack: typeof e.stack === 'string' ? e.stack.split('\nparams:')[0] : undefined,
+  };
+}
+
 /** Every failure leaves as the envelope: never a stack trace. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
@@ -94,7 +128,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       req.log.warn({ err }, 'database connection lost during a call');
       return reply.status(503).send({ code: CODE.ERROR, msg: MSG.databaseLost, data: null });
     }
-    req.log.error({ err }, 'unhandled error');
+    req.log.error({ err: withoutRowData(err) }, 'unhandled error');
     return reply.status(500).send({ code: CODE.ERROR, msg: MSG.internal, data: null });
   });
   app.setNotFoundHandler((req, reply) => {

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { inScope, type Queryable, type Scope, type Tx } from '../db/client.js';
+import { agencyScope, inScope, type Queryable, type Scope, type Tx } from '../db/client.js';
 import { jobs, organisations } from '../db/schema/index.js';
 import type { Deps } from './calls.js';
-import { isConnectionLost } from './errors.js';
+import { isConnectionLost, withoutRowData } from './errors.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -61,6 +61,16 @@ const LOST_CONNECTION_RETRIES = 10;
 
 const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 250);
 
+/**
+ * Whom a job works for: its agency and, when a factory (会计工厂) started it, that factory, so the job sees
+ * only the clients handed over to it, as its starter did.
+ */
+export const jobScope = (job: Pick<JobRow, 'agencyId' | 'kjgcId'>, userId?: number | null): Scope => ({
+  agencyId: job.agencyId,
+  userId: userId ?? null,
+  kjgcId: job.kjgcId,
+});
+
 /** Runs the handlers' queues in this process until stopped. */
 export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log: FastifyBaseLogger) {
   let stopping = false;
@@ -77,6 +87,7 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
     return {
       id: Number(row.id),
       agencyId: Number(row.agency_id),
+      kjgcId: row.kjgc_id === null || row.kjgc_id === undefined ? null : Number(row.kjgc_id),
       queue: String(row.queue),
       key: String(row.key),
       payload: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>,
@@ -96,16 +107,14 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
   const held = (job: JobRow) => and(eq(jobs.id, job.id), eq(jobs.state, 'running'), eq(jobs.attempts, job.attempts));
 
   async function finish(job: JobRow, set: Partial<typeof jobs.$inferInsert>) {
-    await inScope(deps.db.app, { agencyId: job.agencyId, userId: null }, (tx) =>
-      tx.update(jobs).set(set).where(held(job)),
-    );
+    await inScope(deps.db.app, jobScope(job), (tx) => tx.update(jobs).set(set).where(held(job)));
   }
 
   /** Renews the lease every third of it while the handler runs; a lost database only skips a beat. */
   function heartbeat(h: JobHandler, job: JobRow): () => void {
     const timer = setInterval(
       () => {
-        inScope(deps.db.app, { agencyId: job.agencyId, userId: null }, (tx) =>
+        inScope(deps.db.app, jobScope(job), (tx) =>
           tx
             .update(jobs)
             .set({ lockedUntil: sql`now() + make_interval(secs => ${h.leaseSeconds})` })
@@ -119,7 +128,7 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
   }
 
   async function runOne(h: JobHandler, job: JobRow) {
-    const scope = (userId?: number | null): Scope => ({ agencyId: job.agencyId, userId: userId ?? null });
+    const scope = (userId?: number | null): Scope => jobScope(job, userId);
     let doneInHandler = false;
     const ctx: JobContext = {
       job,
@@ -151,8 +160,9 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
       const lost = isConnectionLost(err);
       const transient = lost || err instanceof RetryableError;
       const retry = transient && job.attempts < h.maxAttempts + (lost ? LOST_CONNECTION_RETRIES : 0);
-      const error = err instanceof Error ? err.message : String(err);
-      if (!transient) log.error({ err, job: job.id, queue: h.queue }, 'job failed');
+      // Never the row's data (a failed query's parameters) in the job's error or the log.
+      const error = (err instanceof Error ? err.message : String(err)).split('\nparams:')[0] ?? '';
+      if (!transient) log.error({ err: withoutRowData(err), job: job.id, queue: h.queue }, 'job failed');
       await finish(
         job,
         retry
@@ -231,7 +241,7 @@ export async function enqueueForEveryAgency(
     .where(inArray(organisations.orgType, ['dls', 'kd']))
     .orderBy(asc(organisations.id));
   for (const { id } of agencies) {
-    await inScope(deps.db.app, { agencyId: id, userId: null }, async (tx) => {
+    await inScope(deps.db.app, agencyScope(id), async (tx) => {
       for (const q of queues)
         await enqueue(tx, { agencyId: id, queue: q.queue, key: `${q.key}:${id}:${date}`, payload: { date } });
     });

@@ -60,7 +60,11 @@ export async function hit(db: Database, key: string, limit: number, windowSecond
   return row && row.hits > limit ? Math.max(1, row.wait) : 0;
 }
 
-/** The browser's device id, issued on first contact with a limited call (HttpOnly, a year). */
+/**
+ * The browser's device id: the one it sent when well-formed, else a new one (HttpOnly, a year) that its
+ * first request already counts against. A fresh id's budget is untouched, so a request without the cookie
+ * (or with an invented one) is in effect limited by its address alone.
+ */
 function deviceOf(req: FastifyRequest, reply: FastifyReply): string {
   const have = req.cookies[DEVICE_COOKIE];
   if (have && /^[A-Za-z0-9_-]{16,64}$/.test(have)) return have;
@@ -75,6 +79,17 @@ function deviceOf(req: FastifyRequest, reply: FastifyReply): string {
   return id;
 }
 
+/**
+ * The limited call a request reached, by the route the router matched (never the raw URL: `?x=1`, percent
+ * encodings and the like reach the same handler and must spend the same budget); null for anything else.
+ */
+export function limitedCallOf(req: FastifyRequest): string | null {
+  const route = req.routeOptions.url;
+  if (req.routeOptions.method !== 'POST' || !route?.startsWith('/api/')) return null;
+  const path = route.slice('/api/'.length);
+  return Object.hasOwn(LIMITS, path) ? path : null;
+}
+
 /** Per-address and per-browser limits on sign-in, SMS codes, registration and password reset: 429 past them. */
 export function registerRateLimits(app: FastifyInstance, db: Database, factor: number) {
   // Windows are at most an hour: counters a day old are dropped, so the table stays small.
@@ -87,16 +102,17 @@ export function registerRateLimits(app: FastifyInstance, db: Database, factor: n
   );
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
+  // onRequest runs after routing: a URL that matched no route is a 404 that no handler ever sees.
   app.addHook('onRequest', async (req, reply) => {
-    if (req.method !== 'POST' || !req.url.startsWith('/api/')) return;
-    const limit = LIMITS[req.url.slice(5).split('?')[0] ?? ''];
-    if (!limit) return;
-    const path = req.url.slice(5);
+    const path = limitedCallOf(req);
+    const limit = path ? LIMITS[path] : undefined;
+    if (!path || !limit) return;
     const device = deviceOf(req, reply);
-    const wait = Math.max(
-      await hit(db, `ip:${req.ip}:${path}`, limit.perIp * factor, limit.windowSeconds),
-      await hit(db, `device:${device}:${path}`, limit.perDevice * factor, limit.windowSeconds),
-    );
+    // The address (as the trusted proxy reports it) always counts, so dropping or rotating the cookie never
+    // opens a fresh budget; the browser's own, tighter one on top. Past the address's limit the device is
+    // not counted (an invented id per request would otherwise grow the table).
+    let wait = await hit(db, `ip:${req.ip}:${path}`, limit.perIp * factor, limit.windowSeconds);
+    if (wait === 0) wait = await hit(db, `device:${device}:${path}`, limit.perDevice * factor, limit.windowSeconds);
     if (wait > 0) {
       reply.header('retry-after', String(wait));
       return reply.status(429).send({ code: CODE.TOO_MANY, msg: tooMany(wait), data: { retryAfter: wait } });

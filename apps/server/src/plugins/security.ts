@@ -1,6 +1,7 @@
 import { CODE, MSG } from '@dzy/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
+import { SESSION_COOKIE } from './session.js';
 
 /** The local helper (365基础服务) the browser calls on the user's own PC: first free of these ports. */
 const HELPER_ORIGINS = [36501, 36502, 36503, 36504, 36505].map((p) => `http://127.0.0.1:${p}`).join(' ');
@@ -31,8 +32,8 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * A browser says where a request comes from: refuse a state-changing call sent by a page of another
- * site (cross-site request forgery; SameSite cookies are the first wall, this is the second). Requests
- * without those headers (API clients with a bearer token, curl) are not browsers' and pass.
+ * site (cross-site request forgery; SameSite cookies are the first wall, this is the second). A request
+ * without either header is judged by withoutProvenance.
  */
 export function fromAnotherSite(req: FastifyRequest): boolean {
   if (req.headers['sec-fetch-site'] === 'cross-site') return true;
@@ -44,6 +45,20 @@ export function fromAnotherSite(req: FastifyRequest): boolean {
   } catch {
     return true;
   }
+}
+
+/** A state-changing request riding on the session cookie that does not say where it comes from. */
+export const ORIGIN_UNKNOWN_MSG = '无法确认请求来自本系统页面，已拒绝。请刷新页面后重试';
+
+/**
+ * A browser sends Origin on every POST/PUT/PATCH/DELETE (fetch and forms, same-origin included) and
+ * Sec-Fetch-Site on every request: a state-changing request that carries the session cookie with neither
+ * is not the product's page, so it is refused rather than trusted as same-site. A client with a bearer key
+ * and no cookie is no browser and cannot be forged into sending one's cookie: it is not asked.
+ */
+export function withoutProvenance(req: FastifyRequest): boolean {
+  if (!req.cookies[SESSION_COOKIE]) return false;
+  return !req.headers.origin && !req.headers['sec-fetch-site'];
 }
 
 /** True when a string holds text no person typed: NUL, or half of a surrogate pair (broken emoji). */
@@ -62,8 +77,10 @@ export function hasInvalidText(value: unknown, depth = 0): boolean {
 export function registerSecurity(app: FastifyInstance, bureauUrl: string) {
   const csp = contentSecurityPolicy(new URL(bureauUrl).origin);
   app.addHook('onRequest', async (req) => {
-    if (STATE_CHANGING.has(req.method) && req.url.startsWith('/api/') && fromAnotherSite(req)) {
-      throw new AppError(CODE.NO_PERMISSION, MSG.crossSite);
+    // Every state-changing request, whatever its URL: `/%61pi/…` reaches the same calls as `/api/…`.
+    if (STATE_CHANGING.has(req.method)) {
+      if (fromAnotherSite(req)) throw new AppError(CODE.NO_PERMISSION, MSG.crossSite);
+      if (withoutProvenance(req)) throw new AppError(CODE.NO_PERMISSION, ORIGIN_UNKNOWN_MSG);
     }
     if (INVALID_TEXT.test(safeDecode(req.url))) throw new AppError(CODE.BAD_REQUEST, MSG.invalidText);
   });

@@ -3,7 +3,7 @@ import { ALL_PERMS, BIND_STATUS, GRANTABLE_PERMS, OPERATOR_PERMS, type OrgType, 
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Db, type Queryable, setScope, type Tx } from '../db/client.js';
+import { type Db, kjgcSetting, type Queryable, type Scope, setScope, type Tx } from '../db/client.js';
 import {
   kjgcBindings,
   membershipRoles,
@@ -13,7 +13,7 @@ import {
   sessions,
   users,
 } from '../db/schema/index.js';
-import { apiKeyIn, isApiKeyToken } from './api-key.js';
+import { apiKeyIn, bearerOf, isApiKeyToken } from './api-key.js';
 
 export const SESSION_COOKIE = 'dzy_session';
 /** A session ends after 30 minutes unused or 12 hours after sign-in, whichever is first. */
@@ -36,6 +36,8 @@ export interface SessionCtx {
   /** The tenant: the organisation's id, or for a bound kjgc its agency's id. */
   agencyId: number | null;
   kjgcDlsId: number | null;
+  /** The factory (会计工厂) the caller belongs to, which limits it to the clients handed over; null for anyone else. */
+  kjgcId: number | null;
   isAdmin: boolean;
   role: 0 | 1 | 2 | null;
   membershipId: number | null;
@@ -49,9 +51,10 @@ export interface SessionCtx {
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function tokenFrom(req: FastifyRequest): string | null {
-  const auth = req.headers.authorization;
-  if (auth?.startsWith('Bearer ')) return auth.slice(7).trim() || null;
-  return req.cookies[SESSION_COOKIE] ?? null;
+  if (req.headers.authorization?.startsWith('Bearer ')) return bearerOf(req);
+  const cookie = req.cookies[SESSION_COOKIE] ?? null;
+  // A key is taken only from the Authorization header: sent as the session cookie it is no caller at all.
+  return cookie && !isApiKeyToken(cookie) ? cookie : null;
 }
 
 type SessionRow = typeof sessions.$inferSelect;
@@ -89,7 +92,7 @@ export async function startSession(
     maxAge: ABSOLUTE_MS / 1000,
   });
   const ctx = await buildCtx(tx, row, user);
-  await setScope(tx, { agencyId: ctx.agencyId, userId: user.id });
+  await setScope(tx, scopeOf(ctx));
   return ctx;
 }
 
@@ -107,7 +110,19 @@ export async function endUserSessions(tx: Queryable, userId: number, keep?: numb
 }
 
 /** Lets the transaction see the user's own memberships in every tenant (row-level security). */
-const actAsUser = (tx: Tx, userId: number) => setScope(tx, { agencyId: null, userId });
+const actAsUser = (tx: Tx, userId: number) => setScope(tx, { agencyId: null, userId, kjgcId: null });
+
+/**
+ * The whole scope of a caller, for every transaction opened on its behalf (staged calls, file routes,
+ * the jobs it starts): the factory id travels with the agency and the user, so none can be left out.
+ */
+export function scopeOf(session: Pick<SessionCtx, 'agencyId' | 'userId' | 'kjgcId'> | null): Scope {
+  return {
+    agencyId: session?.agencyId ?? null,
+    userId: session?.userId ?? null,
+    kjgcId: session?.kjgcId ?? null,
+  };
+}
 
 /** The first organisation the user belongs to (administrator places first), or null. */
 async function defaultOrg(tx: Queryable, userId: number): Promise<number | null> {
@@ -170,16 +185,17 @@ export async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<Sessi
           .where(and(eq(memberships.userId, u.id), eq(memberships.orgId, orgId)))
           .limit(1);
   const isFactory = place?.o.orgType === 'kjgc';
-  // A factory sees only the clients handed over to it (kjgc_handovers; policies of migrations 0033 and 0039).
-  await setKjgcScope(tx, isFactory && place ? place.o.id : null);
+  // A factory sees only the clients handed over to it (kjgc_handovers; policies of migrations 0033, 0039, 0041).
+  const kjgcId = isFactory && place ? place.o.id : null;
+  await setKjgcScope(tx, kjgcId);
   const kjgcDlsId = isFactory && place ? await actingAgency(tx, place.o.id, s.kjgcDlsId, place.o.kjgcDlsId) : null;
   const agencyId = place ? (kjgcDlsId ?? place.o.id) : null;
   // Roles are tenant rows: read them in the membership's agency (a factory's own, even while it acts for another).
-  if (place) await setScope(tx, { agencyId: place.m.agencyId, userId: u.id });
+  if (place) await setScope(tx, { agencyId: place.m.agencyId, userId: u.id, kjgcId });
   const actingForAgency = kjgcDlsId !== null;
   const held = place ? (place.m.isAdmin ? [ALL_PERMS] : await rolePerms(tx, place.m.id)) : [];
   const perms = [...(actingForAgency ? factoryPerms(held) : held), ...(u.isOperator ? OPERATOR_PERMS : [])];
-  if (place) await setScope(tx, { agencyId, userId: u.id });
+  if (place) await setScope(tx, { agencyId, userId: u.id, kjgcId });
   return {
     sessionId: s.id,
     userId: u.id,
@@ -193,6 +209,7 @@ export async function buildCtx(tx: Tx, s: SessionRow, u: UserRow): Promise<Sessi
     orgName: place?.o.name ?? null,
     agencyId,
     kjgcDlsId,
+    kjgcId,
     isAdmin: place?.m.isAdmin ?? false,
     role: (place?.m.role as 0 | 1 | 2 | undefined) ?? null,
     membershipId: place?.m.id ?? null,
@@ -228,9 +245,9 @@ async function actingAgency(tx: Tx, kjgcId: number, ...preferred: (number | null
   return pick ?? bound[0]?.agencyId ?? null;
 }
 
-/** Sets (or clears) the factory the rest of the transaction acts as, read by app_kjgc() in policies. */
+/** Sets the factory the rest of the transaction acts as (null: not a factory), read by app_kjgc() in policies. */
 export async function setKjgcScope(tx: Tx, kjgcId: number | null) {
-  await tx.execute(sql`select set_config('app.kjgc_id', ${kjgcId?.toString() ?? ''}, true)`);
+  await tx.execute(sql`select set_config('app.kjgc_id', ${kjgcSetting(kjgcId)}, true)`);
 }
 
 const GRANTABLE = new Set<string>(GRANTABLE_PERMS);

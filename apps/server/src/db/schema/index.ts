@@ -12,6 +12,7 @@ export * from './etax.js';
 export * from './filing.js';
 export * from './filing-batch.js';
 export * from './filing-check.js';
+export * from './filing-holiday.js';
 export * from './invoice.js';
 export * from './job.js';
 export * from './kjgc.js';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { organisations } from './org.js';
 import { tenantPolicy } from './tenancy.js';
@@ -13,6 +14,13 @@ export const jobs = pgTable(
     agencyId: integer('agency_id')
       .notNull()
       .references(() => organisations.id),
+    /**
+     * The factory (会计工厂) that started the job, which runs limited to the clients handed over to it; null
+     * for the agency's own. Taken from the enqueuing transaction's scope (migration 0041), never passed.
+     */
+    kjgcId: integer('kjgc_id')
+      .references(() => organisations.id)
+      .default(sql`nullif(app_kjgc(), 0)`),
     queue: text().notNull(),
     /** Unique per queue: e.g. `${batchId}:${enterpriseId}`. */
     key: text().notNull(),

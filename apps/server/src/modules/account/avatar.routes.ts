@@ -10,7 +10,7 @@ import { users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import { resolveSession } from '../../plugins/session.js';
+import { resolveSession, scopeOf } from '../../plugins/session.js';
 
 /** Avatars are served from here and from nowhere else. */
 export const AVATAR_URL_PREFIX = '/api/files/avatar/';
@@ -68,7 +68,7 @@ export function avatarRoutes(app: FastifyInstance, deps: Deps) {
       const url = `${AVATAR_URL_PREFIX}${name}`;
       let previous = '';
       try {
-        previous = await inScope(deps.db.app, { agencyId: session.agencyId, userId: session.userId }, async (tx) => {
+        previous = await inScope(deps.db.app, scopeOf(session), async (tx) => {
           const [before] = await tx.select({ headimg: users.headimg }).from(users).where(eq(users.id, session.userId));
           await tx.update(users).set({ headimg: url }).where(eq(users.id, session.userId));
           await audit(tx, req, session, 'account.avatar_upload', name, { bytes: buf.length, kind });

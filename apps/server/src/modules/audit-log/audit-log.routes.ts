@@ -11,14 +11,15 @@ import {
   MSG,
   platformAuditLogListCall,
 } from '@dzy/shared';
-import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { inScope } from '../../db/client.js';
 import { enterprises, memberships, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
+import { clientKeyword } from '../../lib/search.js';
 import { type Deps, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import { resolveSession } from '../../plugins/session.js';
+import { resolveSession, scopeOf } from '../../plugins/session.js';
 import { writeXlsx } from '../customer/xlsx.js';
 import { auditRetentionJob, startAuditRetention } from './audit-log.jobs.js';
 import { auditItems, auditPage, auditWhere } from './audit-log.service.js';
@@ -56,7 +57,7 @@ function exportRoute(app: FastifyInstance, deps: Deps) {
     });
     if (!parsed.success) throw new AppError(CODE.BAD_REQUEST, parsed.error.issues[0]?.message ?? '筛选条件无效');
     const agencyId = session.agencyId;
-    const items = await inScope(deps.db.app, { agencyId, userId: session.userId }, async (tx) => {
+    const items = await inScope(deps.db.app, scopeOf(session), async (tx) => {
       const rows = await auditItems(tx, [], auditWhere(agencyId, parsed.data), AUDIT_EXPORT_MAX);
       await audit(tx, req, session, 'audit.export', `rows:${rows.length}`, { filter: parsed.data });
       return rows;
@@ -108,11 +109,10 @@ export const auditLogModule: ServerModule = {
         .where(eq(memberships.agencyId, agencyId))
         .orderBy(asc(memberships.id))
         .limit(2000);
-      const term = `%${body.keyword.replace(/[\\%_]/g, '\\$&')}%`;
       const clients = await tx
         .select({ id: enterprises.id, qymc: enterprises.qymc })
         .from(enterprises)
-        .where(and(eq(enterprises.agencyId, agencyId), body.keyword ? ilike(enterprises.qymc, term) : undefined))
+        .where(and(eq(enterprises.agencyId, agencyId), clientKeyword(body.keyword)))
         .orderBy(asc(enterprises.id))
         .limit(20);
       return { members, clients };

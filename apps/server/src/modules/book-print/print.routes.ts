@@ -19,7 +19,7 @@ import { audit } from '../../lib/audit.js';
 import { dataScope } from '../../lib/data-scope.js';
 import { type Deps, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { chooseBatchClients } from '../customer/batch-clients.js';
 import { agencyOf } from '../customer/customer.repo.js';
 import { safeName, zipFiles } from '../filing-evidence/zip.js';
@@ -164,22 +164,18 @@ function printFileRoutes(app: FastifyInstance, deps: Deps) {
     if (session.agencyId === null) throw new AppError(CODE.NOT_FOUND, BOOK_PRINT_MSG.runNotFound);
     const runId = String((req.query as Record<string, unknown> | undefined)?.runId ?? '');
     if (!/^\d{1,10}$/.test(runId)) throw new AppError(CODE.NOT_FOUND, BOOK_PRINT_MSG.runNotFound);
-    const { run, files } = await inScope(
-      deps.db.app,
-      { agencyId: session.agencyId, userId: session.userId },
-      async (tx) => {
-        const run = await findRun(tx, session, runId);
-        if (run.state !== 'done') throw new AppError(CODE.CONFLICT, BOOK_PRINT_MSG.notReady);
-        const files = await tx
-          .select({ qymc: enterprises.qymc, qysh: enterprises.qysh, pdf: bookPrintClients.pdf })
-          .from(bookPrintClients)
-          .innerJoin(enterprises, eq(enterprises.id, bookPrintClients.enterpriseId))
-          .where(and(eq(bookPrintClients.runId, run.id), eq(bookPrintClients.state, 'ok')))
-          .orderBy(asc(bookPrintClients.id));
-        await audit(tx, req, session, 'account.print.download', String(run.id), { files: files.length });
-        return { run, files };
-      },
-    );
+    const { run, files } = await inScope(deps.db.app, scopeOf(session), async (tx) => {
+      const run = await findRun(tx, session, runId);
+      if (run.state !== 'done') throw new AppError(CODE.CONFLICT, BOOK_PRINT_MSG.notReady);
+      const files = await tx
+        .select({ qymc: enterprises.qymc, qysh: enterprises.qysh, pdf: bookPrintClients.pdf })
+        .from(bookPrintClients)
+        .innerJoin(enterprises, eq(enterprises.id, bookPrintClients.enterpriseId))
+        .where(and(eq(bookPrintClients.runId, run.id), eq(bookPrintClients.state, 'ok')))
+        .orderBy(asc(bookPrintClients.id));
+      await audit(tx, req, session, 'account.print.download', String(run.id), { files: files.length });
+      return { run, files };
+    });
     if (files.length === 0 || !run.fileName) throw new AppError(CODE.EMPTY, BOOK_PRINT_MSG.nothingToDownload);
     const o = run.options as unknown as PrintOptions;
     const span = o.from === o.to ? o.from : `${o.from}至${o.to}`;

@@ -20,7 +20,7 @@ import { inScope, type Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
-import { resolveSession } from '../../plugins/session.js';
+import { resolveSession, scopeOf } from '../../plugins/session.js';
 import { neutralise } from '../customer/xlsx.js';
 import {
   checkRange,
@@ -301,7 +301,7 @@ export function bookReportFileRoutes(app: FastifyInstance, deps: Deps) {
     const agencyId = session.agencyId;
     return {
       session,
-      scoped: <T>(fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, { agencyId, userId: session.userId }, fn),
+      scoped: <T>(fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, { ...scopeOf(session), agencyId }, fn),
     };
   };
 

@@ -26,7 +26,7 @@ import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { isZip, readXlsx } from '../customer/xlsx.js';
 import { createVoucher, type VoucherLineInput } from '../voucher-store/voucher-store.js';
 import { findBook } from './books.repo.js';
@@ -41,8 +41,7 @@ async function guard(deps: Deps, req: FastifyRequest, perm: PermKey): Promise<Ag
   return session as Agent;
 }
 
-const scoped = <T>(deps: Deps, s: Agent, fn: (tx: Tx) => Promise<T>) =>
-  inScope(deps.db.app, { agencyId: s.agencyId, userId: s.userId }, fn);
+const scoped = <T>(deps: Deps, s: Agent, fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, scopeOf(s), fn);
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const disposition = (name: string) =>

@@ -16,7 +16,7 @@ import { inScope } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import { resolveSession } from '../../plugins/session.js';
+import { resolveSession, scopeOf } from '../../plugins/session.js';
 import { sniffImage } from '../account/avatar.routes.js';
 
 const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
@@ -61,7 +61,7 @@ export function brandFileRoutes(app: FastifyInstance, deps: Deps) {
       const dir = brandDir(deps);
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, name), buf, { mode: 0o640 });
-      await inScope(deps.db.app, { agencyId: session.agencyId, userId: session.userId }, (tx) =>
+      await inScope(deps.db.app, scopeOf(session), (tx) =>
         audit(tx, req, session, 'brand.logo_upload', name, { bytes: buf.length, kind }),
       );
       return reply.send({ code: CODE.OK, msg: MSG.ok, data: { file: name, url: `${BRAND_FILE_URL_PREFIX}${name}` } });

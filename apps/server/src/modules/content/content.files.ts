@@ -22,7 +22,7 @@ import { contentItems } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 
 /** Content files live beside the product's other uploads: <dataDir>/uploads/content/<32 hex>.<ext>. */
 const contentDir = (deps: Pick<Deps, 'config'>) => resolve(deps.config.dataDir, 'uploads', 'content');
@@ -120,7 +120,7 @@ export function contentFileRoutes(app: FastifyInstance, deps: Deps) {
         const stored = `${randomBytes(16).toString('hex')}.${ext}`;
         await rename(tmp, join(dir, stored));
         const size = (await stat(join(dir, stored))).size;
-        await inScope(deps.db.app, { agencyId: session.agencyId, userId: session.userId }, (tx) =>
+        await inScope(deps.db.app, scopeOf(session), (tx) =>
           audit(tx, req, { agencyId: null, userId: session.userId }, 'content.upload', stored, {
             kind,
             fileName: part.filename.slice(-120),
@@ -146,7 +146,7 @@ export function contentFileRoutes(app: FastifyInstance, deps: Deps) {
     if (!CONTENT_STORED_RE.test(name)) throw new AppError(CODE.NOT_FOUND, CONTENT_MSG.notFound);
     // A reader gets the files of the items they can see (published); the operator any (a form's preview).
     if (!session.isOperator) {
-      const [row] = await inScope(deps.db.app, { agencyId: session.agencyId, userId: session.userId }, (tx) =>
+      const [row] = await inScope(deps.db.app, scopeOf(session), (tx) =>
         tx
           .select({ id: contentItems.id })
           .from(contentItems)

@@ -19,7 +19,7 @@ import { charges, receivables } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { neutralise } from '../customer/xlsx.js';
 import {
   agencyOf,
@@ -93,7 +93,7 @@ export function feeFileRoutes(app: FastifyInstance, deps: Deps) {
     const parsed = feeExportBodySchema.safeParse(req.body ?? {});
     if (!parsed.success) throw validationError(parsed.error);
     const body = parsed.data;
-    const scoped = <T>(fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, { agencyId, userId: session.userId }, fn);
+    const scoped = <T>(fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, { ...scopeOf(session), agencyId }, fn);
     const today = feeToday();
 
     // The rows' ids in the list's order and the totals, first; the rows are then read in chunks by id.

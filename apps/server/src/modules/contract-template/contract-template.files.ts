@@ -27,7 +27,7 @@ import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { isZip, readXlsx, writeXlsx } from '../customer/xlsx.js';
 import { type FailedRow, planServiceImport, planTemplateImport, type SheetRow } from './contract-template.import.js';
 import { writeTemplatesBulk } from './contract-template.service.js';
@@ -43,8 +43,7 @@ async function guard(deps: Deps, req: FastifyRequest, perm: PermKey): Promise<Ag
   return session as Agent;
 }
 
-const scoped = <T>(deps: Deps, s: Agent, fn: (tx: Tx) => Promise<T>) =>
-  inScope(deps.db.app, { agencyId: s.agencyId, userId: s.userId }, fn);
+const scoped = <T>(deps: Deps, s: Agent, fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, scopeOf(s), fn);
 
 export const templateImportDir = (deps: Pick<Deps, 'config'>) =>
   resolve(deps.config.dataDir, 'uploads', 'contract-template-import');

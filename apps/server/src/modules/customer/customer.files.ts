@@ -8,6 +8,7 @@ import {
   ATTACHMENT_MSG,
   CODE,
   CUSTOMER_FILES,
+  CUSTOMER_MSG,
   customerFilterSchema,
   DLFS_OPTIONS,
   HYDJ_NAMES,
@@ -36,7 +37,7 @@ import type { Deps } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
 import { enqueue } from '../../plugins/jobs.js';
 import { hasInvalidText } from '../../plugins/security.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { failFileName, type ImportPayload, importDir, saveRows } from './customer.jobs.js';
 
 export { SFBM_BY_TEXT } from './customer.pwd-import.js';
@@ -58,7 +59,7 @@ export async function guard(
 }
 
 export const scoped = <T>(deps: Deps, s: SessionCtx & { agencyId: number }, fn: (tx: Tx) => Promise<T>) =>
-  inScope(deps.db.app, { agencyId: s.agencyId, userId: s.userId }, fn);
+  inScope(deps.db.app, scopeOf(s), fn);
 
 const fileLimitHit = (err: unknown) => {
   const code = (err as { code?: string }).code;
@@ -225,6 +226,8 @@ export function customerFileRoutes(app: FastifyInstance, deps: Deps) {
     // Import: checked at once (format, header, size, rows), then a job plans and inserts.
     scope.post(`/api/${CUSTOMER_FILES.importUpload}`, async (req) => {
       const s = await guard(deps, req, 'customer:import');
+      // A factory adds no clients (customer create says the same); its rows would only fail in the job.
+      if (s.kjgcId !== null) throw new AppError(CODE.NO_PERMISSION, CUSTOMER_MSG.factoryNoCreate);
       const { buf, fileName } = await uploadedFile(req, IMPORT_MAX_BYTES, {
         missing: IMPORT_MSG.noFile,
         tooLarge: IMPORT_MSG.tooLarge,

@@ -165,6 +165,8 @@ export const customerModule: ServerModule = {
     }),
 
     serve(customerCreateCall, async ({ body, session, tx, req, deps, afterCommit }) => {
+      // Row-level security would refuse the row anyway (no handover yet); say why instead of failing.
+      if (session.kjgcId !== null) throw new AppError(CODE.NO_PERMISSION, CUSTOMER_MSG.factoryNoCreate);
       const agencyId = agencyOf(session);
       const { allocate_user, ...input } = body;
       const owner = allocate_user ?? session.userId;

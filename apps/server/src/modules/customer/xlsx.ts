@@ -70,8 +70,21 @@ export const isZip = (buf: Buffer) => buf.length >= 4 && buf.readUInt32BE(0) ===
  * Reads the first sheet of an .xlsx in a worker thread: the header must be `columns`, and at most
  * `maxRows` data rows are read (blank rows are skipped). A file exceljs cannot read is 'bad', one that
  * inflates past the cap 'tooBig'; while `owner` (an agency) has a parse under way, another is 'busy'.
+ * Every character is kept: exceljs is given whole characters (see the worker).
  */
-export async function readXlsx(
+export const readXlsx = (buf: Buffer, columns: readonly string[], maxRows: number, owner: string) =>
+  readTable('read', buf, columns, maxRows, owner);
+
+/**
+ * Reads a .csv by the same rules as readXlsx (the first record is the header, blank rows skipped, cells
+ * trimmed): UTF-8 (with or without a BOM) or, as Excel in China saves plain CSV, GB18030; bytes that are
+ * neither are 'bad' (docs/decisions/imports.md).
+ */
+export const readCsv = (buf: Buffer, columns: readonly string[], maxRows: number, owner: string) =>
+  readTable('readCsv', buf, columns, maxRows, owner);
+
+async function readTable(
+  op: 'read' | 'readCsv',
   buf: Buffer,
   columns: readonly string[],
   maxRows: number,
@@ -81,7 +94,7 @@ export async function readXlsx(
   parsing.add(owner);
   const copy = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
   try {
-    return await run<ReadOutcome>({ op: 'read', buffer: copy, columns: [...columns], maxRows }, [copy]);
+    return await run<ReadOutcome>({ op, buffer: copy, columns: [...columns], maxRows }, [copy]);
   } catch (err) {
     return { ok: false, reason: 'bad', error: err instanceof Error ? err.message : String(err) };
   } finally {

@@ -19,7 +19,7 @@ import { enterprises } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type Deps, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { neutralise } from '../customer/xlsx.js';
 import { dataItemsFor, dataListDay, dataListSort, dataListWhere } from './data-list.service.js';
 
@@ -73,8 +73,7 @@ function dataListFileRoutes(app: FastifyInstance, deps: Deps) {
     if (!parsed.success) throw validationError(parsed.error);
     const f = parsed.data;
     const { today, month } = dataListDay();
-    const scoped = <T>(fn: (tx: Tx) => Promise<T>) =>
-      inScope(deps.db.app, { agencyId: s.agencyId, userId: s.userId }, fn);
+    const scoped = <T>(fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, scopeOf(s), fn);
     const ids = await scoped(async (tx) => {
       const rows = await tx
         .select({ id: enterprises.id })

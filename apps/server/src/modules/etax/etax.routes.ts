@@ -9,7 +9,7 @@ import {
   helperResultCall,
 } from '@dzy/shared';
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
-import { setScope } from '../../db/client.js';
+import { agencyScope, setScope } from '../../db/client.js';
 import { enterprises, etaxLoginGrants } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type ServerModule, serve } from '../../plugins/calls.js';
@@ -51,7 +51,8 @@ export const etaxModule: ServerModule = {
     // Public: the grant is the whole authority, once, within its 60 s.
     serve(helperRedeemCall, async ({ body, tx, req, deps }) => {
       const agencyId = grantAgency(body.grant);
-      await setScope(tx, { agencyId, userId: null });
+      // The grant's agency itself: the grant was made only for a client its maker could see.
+      await setScope(tx, agencyScope(agencyId));
       // A grant made just before the service was switched off is not honoured either.
       await requireService365(tx, agencyId);
       const tokenHash = hashGrant(body.grant);
@@ -86,7 +87,8 @@ export const etaxModule: ServerModule = {
     // Public: only the holder of a redeemed grant reports, once; the browser is never trusted with this.
     serve(helperResultCall, async ({ body, tx, req }) => {
       const agencyId = grantAgency(body.grant);
-      await setScope(tx, { agencyId, userId: null });
+      // The grant's agency itself: the grant was made only for a client its maker could see.
+      await setScope(tx, agencyScope(agencyId));
       const [row] = await tx
         .update(etaxLoginGrants)
         .set({ reportedAt: sql`now()`, status: body.status, msg: body.msg })

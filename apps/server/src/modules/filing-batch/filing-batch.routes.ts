@@ -414,7 +414,7 @@ function typedFigures(it: ItemRow, sbsj: Record<string, unknown>) {
       estimate: true,
     };
   }
-  return { ...planFigures(it.taxType, nsrlx, it.cycle, sbsj as never), estimate: false };
+  return { ...planFigures(it.taxType, nsrlx, it.cycle, sbsj as never, 'city', it.skssqz), estimate: false };
 }
 
 const update = serve(updateItemCall, async ({ body, session, tx, req }) => {

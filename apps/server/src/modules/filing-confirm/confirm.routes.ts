@@ -14,8 +14,7 @@ import {
   sendSbqrCall,
 } from '@dzy/shared';
 import { and, asc, desc, eq, gt, inArray, ne } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import { setScope, type Tx } from '../../db/client.js';
+import { agencyScope, setScope, type Tx } from '../../db/client.js';
 import {
   enterpriseContacts,
   enterprises,
@@ -35,12 +34,6 @@ import { confirmSettingsOf, fenToYuan } from './settings.js';
 import { newNonce, signSbqrToken, verifySbqrToken } from './token.js';
 
 const DAY_MS = 86_400_000;
-
-/**
- * Where the client's link points: PUBLIC_URL when the deployment sets it (a forged Host header cannot put
- * another site into the SMS), else the address the accountant is using the product at.
- */
-const originOf = (req: FastifyRequest, publicUrl: string | null) => publicUrl ?? `${req.protocol}://${req.host}`;
 
 const maskPhone = (p: string) => (p.length >= 7 ? `${p.slice(0, 3)}****${p.slice(-4)}` : '****');
 
@@ -110,7 +103,8 @@ const sendSbqr = serve(sendSbqrCall, async ({ body, session, tx, req, deps }) =>
     const m = c.mobile.replace(/[\s-]/g, '');
     if (MOBILE_RE.test(m) && !phones.has(c.enterpriseId)) phones.set(c.enterpriseId, m);
   }
-  const origin = originOf(req, deps.config.publicUrl);
+  // PUBLIC_URL only: a forged Host or X-Forwarded-Host must not put another site into the client's SMS.
+  const origin = deps.config.publicUrl;
   const expiresAt = new Date(Date.now() + settings.confirmDays * DAY_MS);
   const skipped: { aeiId: number; qymc: string; reason: string }[] = [];
   const sent: { aeiId: number; confirmationId: number; phone: string; total: string }[] = [];
@@ -193,7 +187,7 @@ async function confirmationOf(tx: Tx, deps: Deps, token: string) {
   const claims = verifySbqrToken(deps.config.secretKey, token);
   if (!claims) throw new AppError(CODE.NOT_FOUND, SBQR_MSG.invalid);
   if (claims.expires * 1000 <= Date.now()) throw new AppError(CODE.NOT_FOUND, SBQR_MSG.expired);
-  await setScope(tx, { agencyId: claims.agencyId, userId: null });
+  await setScope(tx, agencyScope(claims.agencyId));
   const [row] = await tx
     .select()
     .from(filingConfirmations)

@@ -17,7 +17,7 @@ import { audit } from '../../lib/audit.js';
 import type { Deps, ServerModule } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { clientsInScope, type FiledReturn, filedReturnsOf, noReceipt, receiptPdfOf } from './evidence.repo.js';
 import { receiptJob } from './receipt.jobs.js';
 import { safeName, zipFiles } from './zip.js';
@@ -35,7 +35,7 @@ async function guard(deps: Deps, req: FastifyRequest) {
   if (!mayView(session.perms)) throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
   if (session.agencyId === null) throw new AppError(CODE.NOT_FOUND, EVIDENCE_MSG.notFound);
   const agencyId = session.agencyId;
-  const scope = { agencyId, userId: session.userId };
+  const scope = { ...scopeOf(session), agencyId };
   const scoped = <T>(fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, scope, fn);
   return { session: session as SessionCtx, agencyId, scope, scoped };
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { enterprises, filedReturns } from '../../db/schema/index.js';
-import { enqueue, type JobHandler, RetryableError } from '../../plugins/jobs.js';
+import { enqueue, type JobHandler, jobScope, RetryableError } from '../../plugins/jobs.js';
 import { type FiledReturn, receiptPdfOf } from './evidence.repo.js';
 
 /** The queue that keeps the 申报回执 of returns just filed (one job per client and file run). */
@@ -59,7 +59,7 @@ export const receiptJob: JobHandler = {
     let kept = 0;
     for (const r of missing) {
       try {
-        await receiptPdfOf(ctx.deps, { agencyId, userId: null }, r);
+        await receiptPdfOf(ctx.deps, { ...jobScope(ctx.job), agencyId }, r);
       } catch (err) {
         // The bureau cannot give it now: again later, with backoff (those kept so far stay kept).
         throw new RetryableError(err instanceof Error ? err.message : String(err));

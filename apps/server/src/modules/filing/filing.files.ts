@@ -24,7 +24,7 @@ import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { neutralise } from '../customer/xlsx.js';
 import { agencyOf, monthOf, ROSTER_SORT, rosterFrom, rosterWhere, rowsFor } from './filing.repo.js';
 import { scheduleOf } from './filing.schedule.js';
@@ -40,7 +40,7 @@ async function guard(deps: Deps, req: FastifyRequest, perm: PermKey) {
   if (!session) throw new AppError(CODE.SESSION_EXPIRED, MSG.sessionExpired);
   if (!hasPerm(session.perms, perm)) throw new AppError(CODE.NO_PERMISSION, MSG.noPermission);
   const agencyId = agencyOf(session);
-  const scoped = <T>(fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, { agencyId, userId: session.userId }, fn);
+  const scoped = <T>(fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, { ...scopeOf(session), agencyId }, fn);
   return { session: session as SessionCtx, agencyId, scoped };
 }
 

@@ -16,7 +16,7 @@ import { announcements, memberships, organisations, users } from '../../db/schem
 import { audit } from '../../lib/audit.js';
 import { serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
-import type { SessionCtx } from '../../plugins/session.js';
+import { type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { regionName } from '../org/regions.js';
 import { notifyEvent } from './notify.js';
 import { backgroundImageOf, hasVisibleContent, sanitizeAnnouncement } from './sanitize.js';
@@ -140,7 +140,7 @@ export const announcementCalls = [
     const [target] = await tx.select({ id: users.id }).from(users).where(eq(users.phone, body.phone));
     if (!target) throw new AppError(CODE.NOT_FOUND, '该手机号尚未注册');
     // Read the target's memberships as them (row-level security shows a user their own).
-    await setScope(tx, { agencyId: null, userId: target.id });
+    await setScope(tx, { agencyId: null, userId: target.id, kjgcId: null });
     const places = await tx
       .selectDistinct({ agencyId: memberships.agencyId })
       .from(memberships)
@@ -148,7 +148,7 @@ export const announcementCalls = [
     if (places.length === 0) throw new AppError(CODE.NOT_FOUND, '该用户尚未加入代理机构');
     let created = 0;
     for (const { agencyId } of places) {
-      await setScope(tx, { agencyId, userId: session.userId });
+      await setScope(tx, { ...scopeOf(session), agencyId });
       const sent = await notifyEvent(tx, deps.push, afterCommit, {
         event: 'reminder',
         agencyId,
@@ -157,7 +157,7 @@ export const announcementCalls = [
       });
       created += sent.length;
     }
-    await setScope(tx, { agencyId: session.agencyId, userId: session.userId });
+    await setScope(tx, scopeOf(session));
     await audit(tx, req, { agencyId: null, userId: session.userId }, 'message.system', String(target.id), {
       phone: body.phone,
       content: body.content,

@@ -21,7 +21,7 @@ import { dataScope } from '../../lib/data-scope.js';
 import { nameOrTaxNumber } from '../../lib/search.js';
 import { serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
-import type { SessionCtx } from '../../plugins/session.js';
+import { type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { requireOperator } from './announcement.routes.js';
 
 /** A chat session waits this long for the user; an older unanswered one is no longer offered. */
@@ -97,7 +97,7 @@ export const helpCalls = [
     requireOperator(session);
     const [target] = await tx.select({ id: users.id }).from(users).where(eq(users.phone, body.phone));
     if (!target) throw new AppError(CODE.NOT_FOUND, '该手机号尚未注册');
-    await setScope(tx, { agencyId: null, userId: target.id });
+    await setScope(tx, { agencyId: null, userId: target.id, kjgcId: null });
     const [place] = await tx
       .select({ agencyId: memberships.agencyId })
       .from(memberships)
@@ -105,14 +105,14 @@ export const helpCalls = [
       .orderBy(desc(memberships.isAdmin), asc(memberships.id))
       .limit(1);
     if (!place) throw new AppError(CODE.NOT_FOUND, '该用户尚未加入代理机构');
-    await setScope(tx, { agencyId: place.agencyId, userId: session.userId });
+    await setScope(tx, { ...scopeOf(session), agencyId: place.agencyId });
     const [row] = await tx
       .insert(chatSessions)
       .values({ agencyId: place.agencyId, userId: target.id, qysh: body.qysh, url: body.url })
       .returning();
     if (!row) throw new Error('chat session insert returned nothing');
     const item = await chatItem(tx, row);
-    await setScope(tx, { agencyId: session.agencyId, userId: session.userId });
+    await setScope(tx, scopeOf(session));
     await audit(tx, req, { agencyId: null, userId: session.userId }, 'chat.create', String(row.id), {
       phone: body.phone,
       agencyId: place.agencyId,

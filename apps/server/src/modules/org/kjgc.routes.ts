@@ -20,7 +20,7 @@ import {
   TGKH_PREVIEW,
   takeBackCall,
 } from '@dzy/shared';
-import { and, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { listPage } from '../../db/paging.js';
 import {
@@ -34,6 +34,7 @@ import {
   users,
 } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
+import { clientKeyword } from '../../lib/search.js';
 import { requireWhitelist } from '../../lib/whitelist.js';
 import { serve } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
@@ -44,7 +45,6 @@ import { regionChainValid } from './regions.js';
 
 const factory = alias(organisations, 'kjgc_org');
 const agency = alias(organisations, 'agency_org');
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const bindNotFound = () => new AppError(CODE.NOT_FOUND, KJGC_MSG.bindNotFound);
 
 export const kjgcCalls = [
@@ -173,7 +173,7 @@ export const kjgcCalls = [
     }
     filters.push(eq(kjgcHandovers.agencyId, agencyId));
     if (body.keyword) {
-      const any = or(ilike(enterprises.qymc, contains(body.keyword)), ilike(enterprises.qysh, contains(body.keyword)));
+      const any = clientKeyword(body.keyword);
       if (any) filters.push(any);
     }
     const where = and(...filters) as SQL;

@@ -4,7 +4,7 @@ import { type Queryable, setScope, type Tx } from '../../db/client.js';
 import { kjgcBindings, organisations } from '../../db/schema/index.js';
 import { requireWhitelist } from '../../lib/whitelist.js';
 import { AppError } from '../../plugins/errors.js';
-import type { SessionCtx } from '../../plugins/session.js';
+import { type SessionCtx, scopeOf } from '../../plugins/session.js';
 
 /** The caller's factory id; refused when the current organisation is not a factory. */
 export function factoryOf(session: SessionCtx): number {
@@ -61,10 +61,10 @@ export async function reselectAgency(tx: Queryable, kjgcId: number, endedAgencyI
 /** Runs `fn` scoped to another agency the caller may read, then puts the caller's scope back. */
 export async function inAgency<T>(tx: Tx, session: SessionCtx, agencyId: number, fn: () => Promise<T>): Promise<T> {
   if (agencyId === session.agencyId) return fn();
-  await setScope(tx, { agencyId, userId: session.userId });
+  await setScope(tx, { ...scopeOf(session), agencyId });
   try {
     return await fn();
   } finally {
-    await setScope(tx, { agencyId: session.agencyId, userId: session.userId });
+    await setScope(tx, scopeOf(session));
   }
 }

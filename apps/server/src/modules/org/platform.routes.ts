@@ -21,7 +21,7 @@ import { agencyApplications, organisations, users, whitelistOrders } from '../..
 import { audit } from '../../lib/audit.js';
 import { serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import type { SessionCtx } from '../../plugins/session.js';
+import { type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { provisionAgency } from './provision.js';
 import { regionCities, regionName, regionText } from './regions.js';
 
@@ -179,7 +179,7 @@ export const platformCalls = [
       .returning({ id: organisations.id });
     if (!org) throw new Error('organisation insert returned nothing');
     // Row-level security admits the new agency's roles, posts and memberships only in its own scope.
-    await setScope(tx, { agencyId: org.id, userId: session.userId });
+    await setScope(tx, { ...scopeOf(session), agencyId: org.id });
     await provisionAgency(tx, org.id, a.applicantId);
     await tx
       .update(agencyApplications)

@@ -37,12 +37,6 @@ const shownStatus = (row: { status: number; expiresAt: Date }, now = Date.now())
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/**
- * Where the invitee's link points: PUBLIC_URL when the deployment sets it (so a forged Host header cannot
- * put another site into the platform's SMS), else the address the inviter is using the product at.
- */
-export const originOf = (req: FastifyRequest, publicUrl: string | null) => publicUrl ?? `${req.protocol}://${req.host}`;
-
 /** Invitations go to the agency itself; an accounting factory's session cannot send them. */
 export function agencyPlace(session: Parameters<typeof placeOf>[0]) {
   const place = placeOf(session);
@@ -131,7 +125,8 @@ export async function inviteOne(
     })
     .returning({ id: invites.id });
   if (!row) throw new AppError(CODE.ERROR, '邀请失败，请稍后再试');
-  const link = `${originOf(req, deps.config.publicUrl)}/#${ACCEPT_INVITE_PATH}?id=${row.id}`;
+  // PUBLIC_URL only: a forged Host or X-Forwarded-Host must not put another site into the platform's SMS.
+  const link = `${deps.config.publicUrl}/#${ACCEPT_INVITE_PATH}?id=${row.id}`;
   await deps.sms.send(
     tx,
     body.sjh,
@@ -227,7 +222,7 @@ export const inviteCalls: Served[] = [
   serve(getInviteInfoCall, async ({ body, session, tx }) => {
     const row = await myInvite(tx, session.phone, body.id);
     // The invitee reads the inviting agency's department name in that agency's scope (read only).
-    await setScope(tx, { agencyId: row.agencyId, userId: session.userId });
+    await setScope(tx, { agencyId: row.agencyId, userId: session.userId, kjgcId: null });
     const [org] = await tx
       .select({ name: organisations.name })
       .from(organisations)
@@ -265,7 +260,7 @@ export const inviteCalls: Served[] = [
     if (status === INVITE_STATUS.expired) throw new AppError(CODE.CONFLICT, '该邀请已过期，请联系邀请人重新邀请');
 
     // From here the transaction acts in the inviting agency, so row-level security admits the writes.
-    await setScope(tx, { agencyId: row.agencyId, userId: session.userId });
+    await setScope(tx, { agencyId: row.agencyId, userId: session.userId, kjgcId: null });
     const [org] = await tx
       .select({ id: organisations.id, name: organisations.name })
       .from(organisations)

@@ -28,13 +28,13 @@ export const personalCalls: Served[] = [
       .where(eq(memberships.userId, session.userId));
     if (mine.some((m) => m.isAdmin)) throw new AppError(CODE.CONFLICT, DELETE_PERSONAL_MSG.admin);
     for (const m of mine) {
-      await setScope(tx, { agencyId: m.agencyId, userId: session.userId });
+      await setScope(tx, { agencyId: m.agencyId, userId: session.userId, kjgcId: null });
       const owned = await ownedBy(tx, m.agencyId, session.userId);
       if (owned.clientCount > 0 || owned.directorPosts > 0)
         throw new AppError(CODE.CONFLICT, DELETE_PERSONAL_MSG.handover);
     }
     for (const m of mine) {
-      await setScope(tx, { agencyId: m.agencyId, userId: session.userId });
+      await setScope(tx, { agencyId: m.agencyId, userId: session.userId, kjgcId: null });
       await audit(
         tx,
         req,
@@ -48,7 +48,7 @@ export const personalCalls: Served[] = [
       await releaseOpportunitiesOf(tx, m.agencyId, session.userId, session.userId);
       await removeMembership(tx, { agencyId: m.agencyId, orgId: m.orgId }, m.id, session.userId);
     }
-    await setScope(tx, { agencyId: null, userId: session.userId });
+    await setScope(tx, { agencyId: null, userId: session.userId, kjgcId: null });
     await tx
       .update(users)
       .set({ phone: `deleted:${session.userId}`, account: null, passwordHash: null, hymc: '', zw: '', headimg: '' })

@@ -12,7 +12,7 @@ import { invites } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type Served, serve } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
-import { agencyPlace, inviteOne, originOf } from './invite.routes.js';
+import { agencyPlace, inviteOne } from './invite.routes.js';
 
 /** Issue 19 point 3: batch invitations with a result per phone, and the copy-invite-link text. */
 export const batchInviteCalls: Served[] = [
@@ -61,7 +61,7 @@ export const batchInviteCalls: Served[] = [
     return { sent, failed: results.length - sent, results };
   }),
 
-  serve(copyCommandCall, async ({ body, session, tx, req, deps }) => {
+  serve(copyCommandCall, async ({ body, session, tx, deps }) => {
     const place = agencyPlace(session);
     const [row] = await tx
       .select()
@@ -72,7 +72,8 @@ export const batchInviteCalls: Served[] = [
     if (row.status !== INVITE_STATUS.pending || row.expiresAt.getTime() <= Date.now()) {
       throw new AppError(CODE.CONFLICT, '只能复制待接受的邀请，请重新邀请');
     }
-    const link = `${originOf(req, deps.config.publicUrl)}/#${ACCEPT_INVITE_PATH}?id=${row.id}`;
+    // PUBLIC_URL only, never the request's Host (invite.routes.ts).
+    const link = `${deps.config.publicUrl}/#${ACCEPT_INVITE_PATH}?id=${row.id}`;
     const who = row.hymc ? `${row.hymc}，` : '';
     const expires = row.expiresAt.toLocaleDateString('zh-CN', { timeZone: 'Asia/Shanghai' });
     const text =

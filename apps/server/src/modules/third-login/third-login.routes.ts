@@ -18,7 +18,7 @@ import { thirdBindings, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { type Deps, type ServerModule, serve, serveStaged } from '../../plugins/calls.js';
 import { Answer, AppError } from '../../plugins/errors.js';
-import { resolveSession, type SessionCtx, sessionInfo, startSession } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf, sessionInfo, startSession } from '../../plugins/session.js';
 import { secondStep } from '../two-factor/two-factor.service.js';
 import { availableProviders, providerFor, type ThirdAccount } from './providers.js';
 
@@ -68,11 +68,8 @@ export function readState(key: Buffer, state: string, cookieNonce: string | unde
   return p;
 }
 
-function origin(deps: Deps, req: FastifyRequest) {
-  return deps.config.publicUrl ?? `${req.protocol}://${req.headers.host ?? '127.0.0.1'}`;
-}
-const redirectUri = (deps: Deps, req: FastifyRequest, provider: string) =>
-  `${origin(deps, req)}/api/${THIRD_CALLBACK_PATH}/${provider}`;
+// PUBLIC_URL only: a forged Host header must not send the provider's code to another site.
+const redirectUri = (deps: Deps, provider: string) => `${deps.config.publicUrl}/api/${THIRD_CALLBACK_PATH}/${provider}`;
 
 type Outcome = {
   purpose: 'bind' | 'login';
@@ -97,7 +94,7 @@ async function complete(
   const key = deps.config.secretKey;
   const st = readState(key, body.state, req.cookies[STATE_COOKIE]);
   const refuse = async (msg: string, code: number = CODE.BAD_REQUEST, detail: Record<string, unknown> = {}) => {
-    await inScope(deps.db.app, { agencyId: session?.agencyId ?? null, userId: session?.userId ?? null }, (tx) =>
+    await inScope(deps.db.app, scopeOf(session), (tx) =>
       audit(
         tx,
         req,
@@ -121,7 +118,7 @@ async function complete(
   if (!p) return refuse(THIRD_MSG.notConfigured(label));
   let account: ThirdAccount;
   try {
-    account = await p.exchange({ code: body.code, redirectUri: redirectUri(deps, req, st.p) });
+    account = await p.exchange({ code: body.code, redirectUri: redirectUri(deps, st.p) });
   } catch (err) {
     req.log.warn({ err, provider: st.p }, 'third-party code exchange failed');
     return refuse(THIRD_MSG.exchangeFailed(label));
@@ -130,7 +127,7 @@ async function complete(
   const nickname = account.nickname.slice(0, 60);
 
   if (st.u === 'bind' && session) {
-    return inScope(deps.db.app, { agencyId: session.agencyId, userId: session.userId }, async (tx) => {
+    return inScope(deps.db.app, scopeOf(session), async (tx) => {
       const taken = (await tx.execute(sql`select third_account_taken(${st.p}, ${openid}) as taken`)) as unknown as {
         rows: { taken: boolean }[];
       };
@@ -149,7 +146,7 @@ async function complete(
     });
   }
 
-  return inScope(deps.db.app, { agencyId: null, userId: null }, async (tx: Tx) => {
+  return inScope(deps.db.app, scopeOf(null), async (tx: Tx) => {
     const res = (await tx.execute(sql`select third_binding_user(${st.p}, ${openid}) as uid`)) as unknown as {
       rows: { uid: number | null }[];
     };
@@ -198,7 +195,7 @@ export const thirdLoginCalls = [
       secure: req.protocol === 'https',
       maxAge: STATE_TTL_MS / 1000,
     });
-    return { url: p.authorizeUrl({ state, redirectUri: redirectUri(deps, req, body.provider) }) };
+    return { url: p.authorizeUrl({ state, redirectUri: redirectUri(deps, body.provider) }) };
   }),
 
   // Staged: the provider is asked for the account without holding the database.

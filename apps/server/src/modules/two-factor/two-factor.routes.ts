@@ -27,9 +27,11 @@ import {
   factorOf,
   issueRecoveryCodes,
   readTicket,
+  refuseSpentTicket,
   rememberDevice,
   removeFactor,
   requiredFor,
+  spendTicket,
   statusOf,
   type TicketPurpose,
 } from './two-factor.service.js';
@@ -45,7 +47,8 @@ async function subject(
   if (ticket !== undefined) {
     const t = readTicket(deps.config.secretKey, ticket);
     if (t?.purpose !== purpose) throw new AppError(CODE.BAD_REQUEST, TWO_FACTOR_MSG.ticketExpired);
-    await setScope(tx, { agencyId: null, userId: t.userId });
+    await refuseSpentTicket(tx, ticket);
+    await setScope(tx, { agencyId: null, userId: t.userId, kjgcId: null });
     return t.userId;
   }
   if (!session) throw new AppError(CODE.SESSION_EXPIRED, '登录超时，请重新登陆');
@@ -67,9 +70,12 @@ export const twoFactorModule: ServerModule = {
     serve(twoFactorVerifyCall, async ({ body, tx, req, reply, deps }) => {
       const t = readTicket(deps.config.secretKey, body.ticket);
       if (t?.purpose !== 'verify') throw new AppError(CODE.BAD_REQUEST, TWO_FACTOR_MSG.ticketExpired);
-      await setScope(tx, { agencyId: null, userId: t.userId });
+      await refuseSpentTicket(tx, body.ticket);
+      await setScope(tx, { agencyId: null, userId: t.userId, kjgcId: null });
       const refused = await checkCode(tx, req, deps.config.secretKey, t.userId, body, null);
       if (refused) return refused;
+      // Single use: a replay of this ticket, even with a fresh code, starts no second session.
+      await spendTicket(tx, body.ticket);
       const session = await finishSignIn(tx, req, reply, t.userId, body.code !== undefined ? 'totp' : 'recovery');
       if (body.remember) {
         await rememberDevice(tx, req, reply, t.userId);
@@ -109,6 +115,7 @@ export const twoFactorModule: ServerModule = {
         session?.agencyId ?? null,
       );
       if (refused) return refused;
+      if (body.ticket !== undefined) await spendTicket(tx, body.ticket);
       await tx.update(userTwoFactor).set({ enabledAt: new Date() }).where(eq(userTwoFactor.userId, userId));
       const recoveryCodes = await issueRecoveryCodes(tx, userId);
       if (body.ticket !== undefined) {

@@ -8,7 +8,7 @@ import { twoFactorDevices, twoFactorRecoveryCodes, userTwoFactor } from '../../d
 import { audit } from '../../lib/audit.js';
 import { decrypt } from '../../lib/crypto.js';
 import { matchStep } from '../../lib/totp.js';
-import { Answer } from '../../plugins/errors.js';
+import { Answer, AppError } from '../../plugins/errors.js';
 
 export const DEVICE_COOKIE = 'dzy_2fa_device';
 const DEVICE_MS = REMEMBER_DEVICE_DAYS * 24 * 3600_000;
@@ -38,6 +38,34 @@ export function readTicket(key: Buffer, ticket: string): { userId: number; purpo
   const got = Buffer.from(sig, 'base64url');
   if (got.length !== want.length || !timingSafeEqual(got, want)) return null;
   return { userId: Number(uid), purpose };
+}
+
+/**
+ * A ticket is spent by the sign-in it finishes (issue 26 point 7): its hash is kept as a key of
+ * `rate_limits` (no table of its own without a migration; the table's daily sweep drops it long after the
+ * ticket's 5 minutes are over). Wrong codes do not spend it, so a mistyped code can be tried again.
+ */
+const spentKey = (ticket: string) => `2fa-ticket:${sha256(ticket)}`;
+
+/** Refuses a ticket already spent on a finished sign-in. */
+export async function refuseSpentTicket(tx: Queryable, ticket: string): Promise<void> {
+  const res = (await tx.execute(sql`select 1 from rate_limits where key = ${spentKey(ticket)}`)) as unknown as {
+    rows: unknown[];
+  };
+  if (res.rows.length > 0) throw new AppError(CODE.BAD_REQUEST, TWO_FACTOR_MSG.ticketUsed);
+}
+
+/**
+ * Spends the ticket in the transaction that finishes the sign-in. The key is unique: of two uses at
+ * once the second waits for the first to commit, inserts nothing and is refused (its transaction,
+ * session included, is undone).
+ */
+export async function spendTicket(tx: Queryable, ticket: string): Promise<void> {
+  const res = (await tx.execute(
+    sql`insert into rate_limits (key, window_start, hits) values (${spentKey(ticket)}, now(), 1)
+        on conflict (key) do nothing returning key`,
+  )) as unknown as { rows: unknown[] };
+  if (res.rows.length === 0) throw new AppError(CODE.BAD_REQUEST, TWO_FACTOR_MSG.ticketUsed);
 }
 
 /**
@@ -86,7 +114,7 @@ export async function secondStep(
   key: Buffer,
   userId: number,
 ): Promise<TwoFactorPending | null> {
-  await setScope(tx, { agencyId: null, userId });
+  await setScope(tx, { agencyId: null, userId, kjgcId: null });
   const factor = await factorOf(tx, userId);
   if (factor?.enabledAt) {
     if (await deviceRemembered(tx, req, userId)) return null;

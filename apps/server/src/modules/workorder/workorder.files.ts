@@ -40,7 +40,7 @@ import { dataScope } from '../../lib/data-scope.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
-import { resolveSession, type SessionCtx } from '../../plugins/session.js';
+import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { sniffAttachment } from '../customer/customer.files.js';
 import { isZip, readXlsx, writeXlsx } from '../customer/xlsx.js';
 import {
@@ -72,8 +72,7 @@ async function guard(deps: Deps, req: FastifyRequest, perms: PermKey[]): Promise
   return session as Agent;
 }
 
-const scoped = <T>(deps: Deps, s: Agent, fn: (tx: Tx) => Promise<T>) =>
-  inScope(deps.db.app, { agencyId: s.agencyId, userId: s.userId }, fn);
+const scoped = <T>(deps: Deps, s: Agent, fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, scopeOf(s), fn);
 
 const dirOf = (deps: Pick<Deps, 'config'>, sub: string) => resolve(deps.config.dataDir, 'uploads', sub);
 const failFile = (agencyId: number, kind: Kind, key: string) => `${kind}-${agencyId}-${key}.xlsx`;
