@@ -25,7 +25,7 @@ export default defineScenario({
     return {
       api: { method: 'POST', path: `/api/${loginCall.path}`, body },
       sql: () =>
-        inScope(env.db.app, { agencyId: null, userId: null }, async (tx) => {
+        inScope(env.db.app, { agencyId: null, userId: null, kjgcId: null }, async (tx) => {
           const user = await findUserByAccount(tx, account);
           if (!user) throw new Error(`no user ${account}`);
           const [row] = await tx

@@ -30,7 +30,7 @@ export default defineScenario({
     expectThat(r.data.curQyCount === BENCH_ENTERPRISES, `API counts ${r.data.curQyCount} clients`);
     expectThat(r.data.staffCount === BENCH_STAFF, `API counts ${r.data.staffCount} staff`);
 
-    const scope = { agencyId, userId: adminId };
+    const scope = { agencyId, userId: adminId, kjgcId: null };
     const [direct] = await inScope(env.db.app, scope, (tx) => countsOf(tx, agencyId));
     expectThat(
       direct?.curQyCount === r.data.curQyCount && direct.staffCount === r.data.staffCount,

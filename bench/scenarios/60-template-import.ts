@@ -44,7 +44,7 @@ async function upload(env: BenchEnv, cookie: string, file: Buffer) {
 
 /** Page 1 of the template list: the code selectTemplatePage runs (count, page ids, rows, their lines). */
 const pageSql = (env: BenchEnv) =>
-  inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId }, async (tx) => {
+  inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId, kjgcId: null }, async (tx) => {
     const page = await templatePage(tx, env.data.agencyId, { pageNo: 1, pageSize: 10, tempName: '' });
     if (Number(page.total) < TEMPLATES - BAD || page.list.length !== 10) throw new Error('template page is wrong');
     return page.list;

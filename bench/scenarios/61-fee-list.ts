@@ -81,7 +81,7 @@ async function seedCharges(owner: Db, data: BenchData) {
 function listSql(env: BenchEnv, pageNo: number, body: { payMethod?: '2' } = {}) {
   const session = adminCtx(env);
   const { agencyId } = env.data;
-  return inScope(env.db.app, { agencyId, userId: session.userId }, async (tx) => {
+  return inScope(env.db.app, { agencyId, userId: session.userId, kjgcId: null }, async (tx) => {
     const a = await feeAccessOf(tx, session);
     const page = await chargeListPage(tx, a, { ...body, pageNo, pageSize: 20 });
     if (page.list.length !== 20 || page.total < (body.payMethod ? CHARGES / 5 : CHARGES)) {
@@ -95,7 +95,7 @@ function listSql(env: BenchEnv, pageNo: number, body: { payMethod?: '2' } = {}) 
 function receivablesSql(env: BenchEnv, sortField?: 'dueDate') {
   const session = adminCtx(env);
   const { agencyId } = env.data;
-  return inScope(env.db.app, { agencyId, userId: session.userId }, async (tx) => {
+  return inScope(env.db.app, { agencyId, userId: session.userId, kjgcId: null }, async (tx) => {
     const a = await feeAccessOf(tx, session);
     const page = await receivableListPage(tx, a, { pageNo: 1, pageSize: 20, sortField }, feeToday());
     if (page.list.length !== 20 || page.total < CONTRACTS * PERIODS) throw new Error(`应收: ${page.total}`);
@@ -106,7 +106,7 @@ function receivablesSql(env: BenchEnv, sortField?: 'dueDate') {
 function totalsSql(env: BenchEnv) {
   const session = adminCtx(env);
   const { agencyId } = env.data;
-  return inScope(env.db.app, { agencyId, userId: session.userId }, async (tx) => {
+  return inScope(env.db.app, { agencyId, userId: session.userId, kjgcId: null }, async (tx) => {
     const a = await feeAccessOf(tx, session);
     return chargeTotals(tx, feeFrom('charges', a, {}), chargeWhere(a, {}));
   });

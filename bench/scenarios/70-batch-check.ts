@@ -24,7 +24,7 @@ export default defineScenario({
   title: `POST /api/${checkStartCall.path} of ${N} enterprises, once (cap C=${C}) | API and SQL: getRate`,
   async prepare(env) {
     const { agencyId, adminId, adminPhone } = env.data;
-    const scope = { agencyId, userId: adminId };
+    const scope = { agencyId, userId: adminId, kjgcId: null };
     const latencyMs = Number(process.env.BENCH_TAX_LATENCY_MS ?? 200);
     const cookie = await env.login(adminPhone);
 

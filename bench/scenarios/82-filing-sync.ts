@@ -23,7 +23,7 @@ export default defineScenario({
   title: `POST /api/${filingSyncStartCall.path} of ${N} clients, once (cap C=${C}) | API and SQL: getSbStatus`,
   async prepare(env) {
     const { agencyId, adminId, adminPhone } = env.data;
-    const scope = { agencyId, userId: adminId };
+    const scope = { agencyId, userId: adminId, kjgcId: null };
     const latencyMs = Number(process.env.BENCH_TAX_LATENCY_MS ?? 200);
     const cookie = await env.login(adminPhone);
 

@@ -102,7 +102,7 @@ export default defineScenario({
   },
   async prepare(env) {
     const { agencyId, adminId, adminPhone } = env.data;
-    const scope = { agencyId, userId: adminId };
+    const scope = { agencyId, userId: adminId, kjgcId: null };
     const latencyMs = Number(process.env.BENCH_TAX_LATENCY_MS ?? 200);
     const cookie = await env.login(adminPhone);
     const ids = chosen.map((c) => c.id);

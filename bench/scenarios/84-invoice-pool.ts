@@ -75,7 +75,7 @@ async function seedInvoices(owner: Db, data: BenchData) {
 }
 
 const inAgency = <T>(env: BenchEnv, fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promise<T>) =>
-  inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId }, fn);
+  inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId, kjgcId: null }, fn);
 
 /** The list call's database work, as the call does it (total and 合计, page ids, rows). */
 function listSql(env: BenchEnv) {

@@ -19,7 +19,7 @@ const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 function rawPage(env: BenchEnv) {
   const { agencyId, adminId } = env.data;
   const bookId = bookBench.bookId;
-  return inScope(env.db.app, { agencyId, userId: adminId }, async (tx) => {
+  return inScope(env.db.app, { agencyId, userId: adminId, kjgcId: null }, async (tx) => {
     const [c] = rowsOf<{ n: number }>(
       await tx.execute(sql`select count(*)::int as n, coalesce(sum(total), 0)::text as s from vouchers
         where agency_id = ${agencyId} and book_id = ${bookId} and period between ${FROM} and ${TO}`),
@@ -50,7 +50,7 @@ async function steps(env: BenchEnv, n = 30) {
   const session = adminCtx(env);
   const t: Record<string, number[]> = { book: [], count: [], ids: [], rows: [] };
   for (let i = 0; i < n; i++) {
-    await inScope(env.db.app, { agencyId: env.data.agencyId, userId: session.userId }, async (tx) => {
+    await inScope(env.db.app, { agencyId: env.data.agencyId, userId: session.userId, kjgcId: null }, async (tx) => {
       let t0 = performance.now();
       const { book } = await findBook(tx, session, bookBench.bookId);
       t.book?.push(performance.now() - t0);

@@ -11,7 +11,7 @@ const TO = `${BOOK_YEAR}-12`;
 /** The 科目余额表's database work: the code the call runs (the book in scope, the aggregate, the roll-up). */
 function balancesSql(env: BenchEnv) {
   const session = adminCtx(env);
-  return inScope(env.db.app, { agencyId: env.data.agencyId, userId: session.userId }, async (tx) => {
+  return inScope(env.db.app, { agencyId: env.data.agencyId, userId: session.userId, kjgcId: null }, async (tx) => {
     const book = await findBook(tx, session, bookBench.bookId);
     const r = await trialBalance(tx, book, { from: FROM, to: TO, maxLevel: 6, showZero: false });
     if (!r.balanced) throw new Error('科目余额表 does not balance');

@@ -97,7 +97,7 @@ export default defineScenario({
   seed: seedBooks,
   async prepare(env) {
     const { agencyId, adminId, adminPhone } = env.data;
-    const scope = { agencyId, userId: adminId };
+    const scope = { agencyId, userId: adminId, kjgcId: null };
     const C = closeConcurrency();
     const cookie = await env.login(adminPhone);
 

@@ -62,7 +62,7 @@ async function waitDone(env: BenchEnv, cookie: string, jobId: number) {
 }
 
 const removeImported = (env: BenchEnv, prefix: string) =>
-  inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId }, (tx) =>
+  inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId, kjgcId: null }, (tx) =>
     tx
       .delete(enterprises)
       .where(and(eq(enterprises.agencyId, env.data.agencyId), like(enterprises.qysh, `${prefix}%`))),

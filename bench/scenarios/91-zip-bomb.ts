@@ -46,7 +46,7 @@ export default defineScenario({
     );
     return {
       api: { method: 'GET', path: '/api/health' },
-      sql: () => inScope(env.db.app, { agencyId: null, userId: null }, (tx) => tx.execute(sql`select 1`)),
+      sql: () => inScope(env.db.app, { agencyId: null, userId: null, kjgcId: null }, (tx) => tx.execute(sql`select 1`)),
       notes: [
         `${(bomb.length / 1024).toFixed(0)} KB bomb (60 MB inflated) ×3 in ${ms.toFixed(0)} ms: ${msgs.join(' / ')}`,
         `peak RSS ${mb(peak)} (+${mb(peak - before)} over ${mb(before)})`,

@@ -18,6 +18,7 @@ export function adminCtx(env: BenchEnv): SessionCtx {
     hasPassword: true,
     orgId: env.data.agencyId,
     orgType: 'dls',
+    kjgcId: null,
     orgName: '',
     agencyId: env.data.agencyId,
     kjgcDlsId: null,
@@ -39,7 +40,7 @@ type Filter = Parameters<typeof customerWhere>[2];
 export function listSql(env: BenchEnv, pageNo: number, filter?: Filter, cursor?: string) {
   const session = adminCtx(env);
   const agencyId = env.data.agencyId;
-  return inScope(env.db.app, { agencyId, userId: session.userId }, async (tx) => {
+  return inScope(env.db.app, { agencyId, userId: session.userId, kjgcId: null }, async (tx) => {
     const where = customerWhere(session, agencyId, filter ?? {});
     const page = await customerPage(tx, agencyId, where, { ...filter, pageNo, pageSize: 20, cursor });
     if (!filter && (page.total < BENCH_ENTERPRISES || page.list.length !== 20))

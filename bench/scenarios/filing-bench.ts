@@ -64,7 +64,7 @@ const FILTER: FilingFilter = { filingMonth: ROSTER_MONTH, keyword: '', failedOnl
 /** Page 1 of the roster as the call runs it (total, page ids, rows with their cells). */
 export function rosterPageSql(env: BenchEnv) {
   const session = adminCtx(env);
-  return inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId }, (tx) =>
+  return inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId, kjgcId: null }, (tx) =>
     listPage(
       tx,
       {
@@ -81,7 +81,7 @@ export function rosterPageSql(env: BenchEnv) {
 
 /** The per-state counts as the call runs them (the aggregate over the month's returns). */
 export function rosterCountsSql(env: BenchEnv) {
-  return inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId }, (tx) =>
+  return inScope(env.db.app, { agencyId: env.data.agencyId, userId: env.data.adminId, kjgcId: null }, (tx) =>
     stateCounts(tx, adminCtx(env), FILTER, ROSTER_MONTH),
   );
 }

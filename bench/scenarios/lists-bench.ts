@@ -37,7 +37,7 @@ export function handlerOf(calls: readonly Served[], path: string): Served {
 /** The call's handler run directly on the app role, in the caller's scope (and the factory's, for a factory). */
 export function runHandler(env: BenchEnv, served: Served, session: SessionCtx, body: unknown) {
   const parsed = served.def.body.parse(body);
-  return inScope(env.db.app, { agencyId: session.agencyId, userId: session.userId }, async (tx) => {
+  return inScope(env.db.app, { agencyId: session.agencyId, userId: session.userId, kjgcId: null }, async (tx) => {
     await setKjgcScope(tx, session.orgType === 'kjgc' ? session.orgId : null);
     return (await served.run({ body: parsed, tx, session } as never)) as Page;
   });
