@@ -111,7 +111,8 @@ async function signIn(base: string): Promise<string> {
 async function post<T>(base: string, path: string, body: unknown, cookie: string) {
   const res = await fetch(`${base}/api/${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
+    // As the product's page sends it: a cookie state change names its origin (plugins/security.ts).
+    headers: { 'content-type': 'application/json', cookie, origin: base },
     body: JSON.stringify(body),
   });
   return (await res.json()) as { code: number; msg: string; data: T };
@@ -334,7 +335,7 @@ describe('exactly once at the bureau after kill -9', () => {
       const body = multipart({ name: '批量开票.xlsx', data: file });
       const res = await fetch(`${base}/api/${INVOICE_OUT_FILES.batchUpload}?aeiId=${client.id}`, {
         method: 'POST',
-        headers: { ...body.headers, cookie },
+        headers: { ...body.headers, cookie, origin: base },
         body: body.payload,
       });
       const up = (await res.json()) as { code: number; msg: string; data: { runId: number; total: number } };

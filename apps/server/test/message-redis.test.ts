@@ -86,7 +86,7 @@ async function login(base: string, phone: string): Promise<string> {
 async function call(base: string, path: string, body: unknown, cookie: string) {
   const res = await fetch(`${base}/api/${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
+    headers: { 'content-type': 'application/json', cookie, origin: base },
     body: JSON.stringify(body),
   });
   return (await res.json()) as { code: number; msg: string; data: unknown };

@@ -10,6 +10,7 @@ import { type Config, loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/client.js';
 import { DEMO_PASSWORD, seedDemo } from '../src/db/seed/demo.js';
 import { encrypt } from '../src/lib/crypto.js';
+import { injectAsBrowser } from './browser-inject.js';
 import { freshDatabase } from './fresh-database.js';
 
 /**
@@ -51,6 +52,7 @@ export function useResumeRig(opts: { dirPrefix: string; today?: string }): Resum
         : undefined,
     );
     const app = await buildApp(rig.config, db);
+    injectAsBrowser(app);
     await app.ready();
     const call = async <T>(path: string, body: unknown, cookie?: string) => {
       const res = await app.inject({
