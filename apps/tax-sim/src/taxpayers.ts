@@ -198,7 +198,7 @@ export const REGISTERED_NAMES: Readonly<Record<string, string>> = {
 /**
  * The taxpayer for a tax number; name from the registry, else the login's qymc when one was ever given,
  * else a generated one. The generated name is drawn whether it is used or not, so everything after it
- * (kind, officers, dates) is the same whichever way the taxpayer was first met (docs/decisions.md).
+ * (kind, officers, dates) is the same whichever way the taxpayer was first met (docs/decisions/bureau-simulator.md).
  */
 export function makeTaxpayer(qysh: string, behaviour: Behaviour, qymc?: string): Taxpayer {
   const r = rng(`taxpayer:${qysh}`);

@@ -4,7 +4,7 @@ import { cursorField, pageCursorsSchema } from './paging.js';
 import { isCalendarDay } from './validators.js';
 
 /**
- * API keys and webhooks (issue 18 point 4, docs/decisions-18-apikeys.md): an agency administrator gives a
+ * API keys and webhooks (issue 18 point 4, docs/decisions/auth.md): an agency administrator gives a
  * program a key (`Authorization: Bearer dzy_…`) acting under a chosen set of permissions, and registers
  * endpoints that are told, HMAC-signed, when something happens in the agency.
  */

@@ -7,7 +7,7 @@ import { isCalendarDay } from './validators.js';
 /**
  * Issue 19 points 4 and 5 (foundation.md §3 "theme by agency fwsid", getZtByFwsid, getUrlAndJsConfigData,
  * the `/login/{fwsid}` route; business.md "Benefit and agency status": user/entSetting settingSaveZhzt,
- * settingSaveZhztByAgencyId, setting365SaveZhzt). docs/decisions-19-brand-third.md records the shapes.
+ * settingSaveZhztByAgencyId, setting365SaveZhzt). docs/decisions/account.md records the shapes.
  */
 
 // --- service-provider branding -----------------------------------------------------------------

@@ -4,7 +4,7 @@ import { QYXZ_NAMES } from './customer.js';
 
 /**
  * The client book against the bureau's registration, and the rest of the client book's calls (issue 19
- * points 1 and 2; business.md "Enterprises and agency"; docs/decisions-19-clients.md):
+ * points 1 and 2; business.md "Enterprises and agency"; docs/decisions/customer.md):
  * - 需更新: when tax data is collected (batch check, the 纳税人信息 tab) the bureau's registered name,
  *   taxpayer kind, region, legal representative and tax types are kept and compared with the book; the
  *   differences are listed and the bureau's values can be taken for one client or a batch;

@@ -50,7 +50,7 @@ export const CHECK_MSG = {
 /**
  * The tax period a check defaults to and the latest it may take: two months before now, YYYY-MM
  * (tax-bureau.md §5: the month picker disables months after two months before now; the period defaults
- * to two months earlier). Issue 18 point 7 replaced the earlier "previous month" (docs/decisions.md).
+ * to two months earlier). Issue 18 point 7 replaced the earlier "previous month" (docs/decisions/web.md).
  */
 export function defaultSsq(now = new Date()): string {
   const d = new Date(now.getFullYear(), now.getMonth() - 2, 1);

@@ -26,7 +26,7 @@ export const FILING_RUN_POLL_MS = 2500;
 export const FILING_UPDATE_POLL_MS = 2000;
 /** The update dialog gives a client up after this many polls without an outcome (数据更新失败). */
 export const FILING_UPDATE_EMPTY_POLLS = 10;
-/** The wizard's month picker: 所属期 from 2019-08 to the month before the current one (docs/decisions.md "Period ssq"). */
+/** The wizard's month picker: 所属期 from 2019-08 to the month before the current one (docs/decisions/declarations.md "Period ssq"). */
 export const GRSDS_SSQ_MIN = '2019-08';
 /** At most this many clients chosen by hand in one plan. */
 export const FILING_PLAN_SELECT_MAX = 5000;

@@ -316,7 +316,7 @@ export type Hotline = z.infer<typeof hotlineSchema>;
 
 /**
  * The AI entry and the hotlines are hidden for agencies of province 120000 whose type is kd
- * ("agency of type 2", foundation.md §2; docs/decisions.md).
+ * ("agency of type 2", foundation.md §2; docs/decisions/web.md).
  */
 export function helpPanelHides(agency: { sssf: string | null | undefined; orgType: string | null | undefined }) {
   return provinceOf(agency.sssf) === '120000' && agency.orgType === 'kd';

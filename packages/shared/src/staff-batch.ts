@@ -6,7 +6,7 @@ import { stripSpaces } from './validators.js';
 /**
  * Issue 19 point 3: the rest of the staff calls (foundation.md §7 "Staff and agency administration"):
  * batch invitations with a result per phone, the copy-invite-link text, who sees full phone numbers,
- * and deleting one's own account. docs/decisions-19-staff-dicts.md records the shapes chosen.
+ * and deleting one's own account. docs/decisions/org.md records the shapes chosen.
  */
 
 /** At most this many phones in one batch invitation. */

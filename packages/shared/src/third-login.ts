@@ -6,7 +6,7 @@ import { defineCall } from './call.js';
  * Third-party sign-in (issue 19 point 6; foundation.md §3: user/third/login/render, updateUserChanne,
  * getBindThirdparty, unbindThirdparty). OAuth2 authorization code: render gives the provider's address with a
  * signed state; the provider sends the browser back to /api/user/third/login/callback/{provider}, which
- * finishes through updateUserChanne. docs/decisions-19-brand-third.md.
+ * finishes through updateUserChanne. docs/decisions/account.md.
  */
 
 export const THIRD_PROVIDERS = [

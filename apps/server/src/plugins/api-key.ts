@@ -29,7 +29,7 @@ import { AppError } from './errors.js';
 import type { SessionCtx } from './session.js';
 
 /**
- * API keys as callers (issue 18 point 4, docs/decisions-18-apikeys.md): `Authorization: Bearer dzy_…`
+ * API keys as callers (issue 18 point 4, docs/decisions/auth.md): `Authorization: Bearer dzy_…`
  * acts for the key's agency, under the key's permissions (only ones a role may grant: never
  * administrator-only ones such as managing keys and webhooks, never the operator's), with the data
  * scope of the whole agency. Revoked, expired and unknown keys are no caller at all (登录超时).

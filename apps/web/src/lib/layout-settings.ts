@@ -3,7 +3,7 @@ import { shade } from './antd-theme';
 
 /**
  * Layout settings of the right-side settings drawer (foundation.md §3 Settings), kept in local storage
- * on this browser. They are a device preference: signing out keeps them (docs/decisions.md).
+ * on this browser. They are a device preference: signing out keeps them (docs/decisions/web.md).
  */
 export interface LayoutSettings {
   /** Primary (theme) colour. */
@@ -83,7 +83,7 @@ const HEX = /^#[0-9a-f]{6}$/i;
 
 /**
  * The agency's service-provider colour (features/brand, set by app/antd-root.tsx after sign-in): the theme of
- * a user who has not chosen one. A colour the user picked in the drawer wins (docs/decisions.md).
+ * a user who has not chosen one. A colour the user picked in the drawer wins (docs/decisions/account.md).
  */
 let brandColor: string | null = null;
 /** Whether the stored theme is the user's own choice (not just the default written with another setting). */

@@ -6,7 +6,7 @@ import { tenantPolicy } from './tenancy.js';
 import { users } from './user.js';
 
 /**
- * What the book records of a client beside the enterprise row (migration 0034, docs/decisions-19-clients.md):
+ * What the book records of a client beside the enterprise row (migration 0034, docs/decisions/customer.md):
  * the legal representative and the registered tax types (compared with the bureau when filled in), the
  * invoicing method kpfs (read by the invoices module) and the institution type jglx.
  */

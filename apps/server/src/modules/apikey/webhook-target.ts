@@ -3,7 +3,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { APIKEY_MSG } from '@dzy/shared';
 
 /**
- * Webhook targets (SSRF, docs/decisions-18-apikeys.md, docs/decisions/security.md): an agency administrator
+ * Webhook targets (SSRF, docs/decisions/auth.md, docs/decisions/security.md): an agency administrator
  * chooses the URL the server posts to, so it must not reach the server's own network or any address that is
  * not an ordinary public one. Refused: every block of the IANA IPv4 and IPv6 Special-Purpose Address
  * Registries (loopback, private, carrier-grade NAT 100.64/10 where Alibaba Cloud's metadata 100.100.100.200

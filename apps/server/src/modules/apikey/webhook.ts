@@ -10,7 +10,7 @@ import type { JobHandler } from '../../plugins/jobs.js';
 import { BLOCKED_CODE, guardedLookup, literalHostAllowed } from './webhook-target.js';
 
 /**
- * Webhooks (issue 18 point 4, docs/decisions-18-apikeys.md). An event is written as one delivery row per
+ * Webhooks (issue 18 point 4, docs/decisions/auth.md). An event is written as one delivery row per
  * subscribed endpoint in the transaction of the change (the outbox: a rolled-back change sends nothing),
  * each with a job of the queue webhook.deliver. A job makes one try; a failed try schedules the next as a
  * new job due after WEBHOOK_BACKOFF_SECONDS, and after WEBHOOK_MAX_ATTEMPTS tries the delivery is failed.

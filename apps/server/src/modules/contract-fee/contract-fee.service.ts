@@ -110,7 +110,7 @@ async function resumPeriod(tx: Tx, p: LockedPeriod, today: string) {
 
 /**
  * 登记收款: one payment against one period, at most what is still unpaid on it (a larger sum is refused,
- * not spread over other periods: docs/decisions.md). Not dated in the future; the receipt number, when
+ * not spread over other periods: docs/decisions/contract.md). Not dated in the future; the receipt number, when
  * given, is not used by another live charge of the agency. Audited with the amounts before and after.
  */
 export async function recordCharge(tx: Tx, req: FastifyRequest, a: FeeAccess, body: SaveChargeInput) {

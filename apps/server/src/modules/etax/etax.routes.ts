@@ -28,7 +28,7 @@ export const etaxModule: ServerModule = {
   calls: [
     serve(etaxGrantCall, async ({ body, session, tx, req, deps }) => {
       const agencyId = agencyOf(session);
-      // The helper logs in only for an agency with 365基础服务 on and unexpired (docs/decisions.md).
+      // The helper logs in only for an agency with 365基础服务 on and unexpired (docs/decisions/account.md).
       await requireService365(tx, agencyId);
       const e = await requireEnterprise(tx, session, body.aeiId);
       // Refuse now, with the check's words, rather than after the helper found nothing to log in with.

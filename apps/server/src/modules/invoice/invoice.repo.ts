@@ -44,7 +44,7 @@ export async function invoiceBlock(tx: Queryable, ent: EnterpriseRow, today: str
 /**
  * The client's 开票方式 (kpfs: its own, else the agency's default) and why it cannot be issued with here.
  * This product issues 数电票 through the bureau only, so '1' — and a client with neither set, as every
- * client was before kpfs existed — can issue; 税控盘/UKey/代开 and 不开票 are refused (decisions-19-clients).
+ * client was before kpfs existed — can issue; 税控盘/UKey/代开 and 不开票 are refused (docs/decisions/customer.md).
  */
 export async function invoiceMethod(
   tx: Queryable,

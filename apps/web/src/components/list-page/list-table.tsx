@@ -130,7 +130,7 @@ function SelectionNote({ count, unit, onClear }: { count: number; unit: string; 
 }
 
 /**
- * The table of a list page (docs/decisions.md, "One list page"): fixed name and action columns, long
+ * The table of a list page (docs/decisions/web.md, "One list page"): fixed name and action columns, long
  * text cut with a tooltip, the scroll width from the shown columns, and a column chooser remembered per
  * user. Paging, sorting and selection are the page's, passed as to antd's Table.
  */

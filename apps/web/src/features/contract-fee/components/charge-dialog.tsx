@@ -24,7 +24,7 @@ interface Values {
 
 /**
  * 登记收款: a payment against one period, at most what the period still owes (a larger sum is refused;
- * docs/decisions.md). The amount starts as the unpaid rest; the date as today, never later.
+ * docs/decisions/contract.md). The amount starts as the unpaid rest; the date as today, never later.
  */
 export function ChargeDialog({
   period,
