@@ -1,4 +1,4 @@
-import { type HolidayDay, listHolidaysCall, saveHolidaysCall } from '@dzy/shared';
+import { type HolidayDay, halfWidth, isCalendarDay, listHolidaysCall, saveHolidaysCall } from '@dzy/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Input, Select, Space, Table, Tag } from 'antd';
 import { useEffect, useState } from 'react';
@@ -39,7 +39,12 @@ function parse(text: string): { days: HolidayDay[] } | { error: string } {
   const days: HolidayDay[] = [];
   const lines = text
     .split('\n')
-    .map((l) => l.trim())
+    // As people paste it from the notice: full-width digits and spaces, and －/—/／/. between the parts of a date.
+    .map((l) =>
+      halfWidth(l)
+        .replace(/(\d)\s*[－—–/／.．]\s*(?=\d)/g, '$1-')
+        .trim(),
+    )
     .filter(Boolean);
   for (const [n, line] of lines.entries()) {
     const m = /^(\d{4}-\d{2}-\d{2})(?:\s*[~～至]\s*(\d{4}-\d{2}-\d{2}))?\s+(放假|上班|调休上班)\s+(\S.{0,19})$/.exec(
@@ -48,6 +53,7 @@ function parse(text: string): { days: HolidayDay[] } | { error: string } {
     if (!m) return { error: `第${n + 1}行格式不正确，应为“2027-01-01~2027-01-03 放假 元旦”或“2027-01-04 上班 元旦”` };
     const [, from, to = from, kind, name] = m as unknown as [string, string, string | undefined, string, string];
     const k: HolidayDay['kind'] = kind === '放假' ? 'off' : 'work';
+    if (!isCalendarDay(from) || !isCalendarDay(to)) return { error: `第${n + 1}行：日期不存在，请核对` };
     if (k === 'work' && to !== from) return { error: `第${n + 1}行：调休上班日请逐日填写` };
     if (to < from || days.length > 200) return { error: `第${n + 1}行：日期范围不正确` };
     for (let d = from; d <= to; d = addDay(d)) days.push({ day: d, kind: k, name: name.trim() });
