@@ -27,6 +27,8 @@ describe('opening the push channel', () => {
     await expect(PushClient.open(base, 'dzy_session=forged')).rejects.toThrow('refused 403');
     const cookie = await t.login(ZHANG);
     await expect(PushClient.open(base, cookie, { origin: 'https://evil.example' })).rejects.toThrow('refused 403');
+    // A browser that hides the Origin still says the page is of another site: the same rule as calls.
+    await expect(PushClient.open(base, cookie, { 'sec-fetch-site': 'cross-site' })).rejects.toThrow('refused 403');
     // The product's own pages may.
     const ok = await PushClient.open(base, cookie, { origin: base });
     ok.close();

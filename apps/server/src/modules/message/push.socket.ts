@@ -17,6 +17,7 @@ import type { WebSocket } from 'ws';
 import { sessions } from '../../db/schema/index.js';
 import type { Deps } from '../../plugins/calls.js';
 import type { PushMessage } from '../../plugins/push.js';
+import { fromAnotherSite } from '../../plugins/security.js';
 import { IDLE_MS, resolveSession, type SessionCtx } from '../../plugins/session.js';
 
 /** Internal push type that tells the sockets of a user and device that a newer one took over. */
@@ -29,17 +30,6 @@ const DEAD_AFTER_MS = PUSH_HEARTBEAT_MS * 3;
 const MAX_PAYLOAD = 64 * 1024;
 
 const sessionOf = new WeakMap<FastifyRequest, SessionCtx>();
-
-/** The page's Origin must be this server's own host (no cross-site socket riding on the cookie). */
-function sameOrigin(req: FastifyRequest): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true; // not a browser
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
-}
 
 /** Whether the session row is still alive: not revoked, not past its absolute or idle end. */
 async function sessionAlive(deps: Deps, sessionId: number): Promise<boolean> {
@@ -65,7 +55,10 @@ export function registerPushSocket(app: FastifyInstance, deps: Deps) {
       {
         websocket: true,
         preValidation: async (req, reply) => {
-          const session = sameOrigin(req) ? await resolveSession(deps.db.app, req) : null;
+          // The same judgment as every state-changing call (plugins/security.ts): the Origin against the
+          // request's host as the trusted proxy passes it on, and Sec-Fetch-Site, so a page of another
+          // site cannot ride on the cookie and a proxy's Host rewrite does not lock the page out.
+          const session = !fromAnotherSite(req) ? await resolveSession(deps.db.app, req) : null;
           if (!session) {
             return reply.code(403).send({ code: CODE.SESSION_EXPIRED, msg: MSG.sessionExpired, data: null });
           }
