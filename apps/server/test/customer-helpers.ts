@@ -10,9 +10,9 @@ import {
   DEFAULT_STAFF_PERMS,
 } from '@dzy/shared';
 import { and, eq } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import { inScope } from '../src/db/client.js';
 import { enterprises, roles } from '../src/db/schema/index.js';
+import { ExcelJS } from '../src/modules/customer/xlsx.js';
 import type { TestApp } from './harness.js';
 
 /** Demo people and their user ids (apps/server/src/db/seed/demo.ts). */

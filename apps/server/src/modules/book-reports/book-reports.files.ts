@@ -14,14 +14,13 @@ import {
   STATEMENT_NAMES,
   statementExportBodySchema,
 } from '@dzy/shared';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
 import { resolveSession, scopeOf } from '../../plugins/session.js';
-import { neutralise } from '../customer/xlsx.js';
+import { ExcelJS, neutralise } from '../customer/xlsx.js';
 import {
   checkRange,
   columnLedger,

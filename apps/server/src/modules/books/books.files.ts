@@ -18,7 +18,6 @@ import {
 } from '@dzy/shared';
 import fastifyMultipart from '@fastify/multipart';
 import { eq } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
 import { bookAccounts, bookAuxItems, jobs } from '../../db/schema/index.js';
@@ -27,7 +26,7 @@ import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
 import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
-import { isZip, readXlsx } from '../customer/xlsx.js';
+import { ExcelJS, isTableUpload, readTableUpload } from '../customer/xlsx.js';
 import { createVoucher, type VoucherLineInput } from '../voucher-store/voucher-store.js';
 import { findBook } from './books.repo.js';
 
@@ -173,10 +172,16 @@ export function bookFileRoutes(app: FastifyInstance, deps: Deps) {
         if (err instanceof AppError) throw err;
         throw new AppError(CODE.BAD_REQUEST, BOOK_MSG.importNoFile);
       }
-      if (!/\.xlsx$/i.test(fileName) || !isZip(buf)) throw new AppError(CODE.BAD_REQUEST, BOOK_MSG.importBadType);
+      if (!isTableUpload(buf, fileName)) throw new AppError(CODE.BAD_REQUEST, BOOK_MSG.importBadType);
       // The book is checked (tenant and data scope) before the file is read.
       await scoped(deps, s, (tx) => findBook(tx, s, bookId));
-      const read = await readXlsx(buf, VOUCHER_IMPORT_COLUMNS, VOUCHER_IMPORT_MAX_ROWS, `agency:${s.agencyId}`);
+      const read = await readTableUpload(
+        buf,
+        fileName,
+        VOUCHER_IMPORT_COLUMNS,
+        VOUCHER_IMPORT_MAX_ROWS,
+        `agency:${s.agencyId}`,
+      );
       if (!read.ok) {
         const msg = {
           bad: BOOK_MSG.importBadType,

@@ -11,7 +11,6 @@ import {
   PAY_METHOD_NAMES,
 } from '@dzy/shared';
 import { inArray } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
 import { orderOf } from '../../db/paging.js';
@@ -20,7 +19,7 @@ import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
 import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
-import { neutralise } from '../customer/xlsx.js';
+import { ExcelJS, neutralise } from '../customer/xlsx.js';
 import {
   agencyOf,
   chargeQuery,

@@ -19,7 +19,6 @@ import {
 } from '@dzy/shared';
 import fastifyMultipart from '@fastify/multipart';
 import { and, eq, inArray } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
 import { contractTemplates, serviceItems } from '../../db/schema/index.js';
@@ -28,7 +27,7 @@ import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
 import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
-import { isZip, readXlsx, writeXlsx } from '../customer/xlsx.js';
+import { ExcelJS, readTableUpload, writeXlsx } from '../customer/xlsx.js';
 import { type FailedRow, planServiceImport, planTemplateImport, type SheetRow } from './contract-template.import.js';
 import { writeTemplatesBulk } from './contract-template.service.js';
 
@@ -60,7 +59,7 @@ const sendXlsx = (reply: FastifyReply, body: Buffer | ReturnType<typeof createRe
     .header('cache-control', 'private, no-store')
     .send(body);
 
-/** The one uploaded .xlsx (field `file`), read and checked: type, size, header, rows. */
+/** The one uploaded .xlsx or .csv (field `file`), read and checked: type, size, header, rows. */
 async function readUpload(
   req: FastifyRequest,
   columns: readonly string[],
@@ -94,8 +93,7 @@ async function readUpload(
     if (err instanceof AppError) throw err;
     throw new AppError(CODE.BAD_REQUEST, TEMPLATE_IMPORT_MSG.noFile);
   }
-  if (!/\.xlsx$/i.test(fileName) || !isZip(buf)) throw new AppError(CODE.BAD_REQUEST, TEMPLATE_IMPORT_MSG.badType);
-  const read = await readXlsx(buf, columns, maxRows, `agency:${agencyId}`);
+  const read = await readTableUpload(buf, fileName, columns, maxRows, `agency:${agencyId}`);
   if (read.ok) return read.rows;
   const msg = {
     bad: TEMPLATE_IMPORT_MSG.badType,

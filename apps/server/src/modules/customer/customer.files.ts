@@ -27,7 +27,6 @@ import {
 } from '@dzy/shared';
 import fastifyMultipart from '@fastify/multipart';
 import { and, eq } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
 import { orderOf } from '../../db/paging.js';
@@ -43,7 +42,7 @@ import { failFileName, type ImportPayload, importDir, saveRows } from './custome
 export { SFBM_BY_TEXT } from './customer.pwd-import.js';
 
 import { customerSort, customerWhere, hydjName, itemsFor, requireEnterprise } from './customer.repo.js';
-import { isZip, neutralise, readXlsx } from './xlsx.js';
+import { ExcelJS, isZip, neutralise, readTableUpload } from './xlsx.js';
 
 /** The caller of a plain route, with the permission it needs and an agency; refusals as the calls give them. */
 export async function guard(
@@ -97,10 +96,9 @@ export function sendFile(reply: FastifyReply, path: string, name: string, mime: 
     .send(createReadStream(path));
 }
 
-/** A checked .xlsx upload: not a zip, or not readable by exceljs, or too many rows → refused, nothing changes. */
+/** A checked .xlsx or .csv upload: of another kind, unreadable, or too many rows → refused, nothing changes. */
 export async function readUpload(buf: Buffer, fileName: string, columns: readonly string[], agencyId: number) {
-  if (!/\.xlsx$/i.test(fileName) || !isZip(buf)) throw new AppError(CODE.BAD_REQUEST, IMPORT_MSG.badType);
-  const read = await readXlsx(buf, columns, IMPORT_MAX_ROWS, `agency:${agencyId}`);
+  const read = await readTableUpload(buf, fileName, columns, IMPORT_MAX_ROWS, `agency:${agencyId}`);
   if (read.ok) return read.rows;
   const msg = {
     bad: IMPORT_MSG.badType,

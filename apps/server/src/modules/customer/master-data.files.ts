@@ -11,7 +11,6 @@ import {
 } from '@dzy/shared';
 import fastifyMultipart from '@fastify/multipart';
 import { and, eq, inArray } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { orderOf } from '../../db/paging.js';
@@ -34,7 +33,7 @@ import {
 import { importDir, pwdFailFile } from './customer.jobs.js';
 import { customerSort, customerWhere } from './customer.repo.js';
 import { diffItems } from './master-data.routes.js';
-import { neutralise } from './xlsx.js';
+import { ExcelJS, neutralise } from './xlsx.js';
 
 const EXPORT_MAX = 50_000;
 const SHUIJU_UPLOAD_MAX = 5 * 1024 * 1024;

@@ -233,6 +233,8 @@ function* csvRecords(text) {
     record += 1;
     cells = [];
   }
+  // The last record, when the text ends right after its last comma (no line break after it).
+  if (cells.length > 0) yield { line: record, cells };
 }
 
 async function readCsv({ buffer, maxRows, columns }) {

@@ -1,4 +1,29 @@
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import ExcelJSLib from 'exceljs';
+
+/**
+ * exceljs for every spreadsheet the main thread writes (the one import of the library; reading happens in
+ * the worker). Its whole-workbook writer (`new ExcelJS.Workbook()` … `xlsx.writeBuffer()`) hands each part's
+ * XML to JSZip as a JavaScript string, and JSZip 3.10 cuts a string into 16,384-code-unit blocks
+ * (lib/stream/DataWorker.js) and UTF-8-encodes each block on its own (lib/utf8.js, Buffer.from per block): a
+ * character outside the BMP (𠀀, 𠮷, emoji: two UTF-16 code units) cut by a block boundary became two U+FFFD in
+ * the file, in about one string of 2,000 (issue 26 point 5). Each part is given to JSZip as UTF-8 bytes here,
+ * encoded whole, so blocks cut bytes, which JSZip only stores (as dolanmiu/docx#3329 does; the JSZip fix,
+ * Stuk/jszip#963, is unmerged). docs/decisions/imports.md.
+ */
+const ZipWriter = (
+  createRequire(import.meta.url)('exceljs/lib/utils/zip-stream.js') as {
+    ZipWriter?: { prototype: { append(data: unknown, options: { name: string; base64?: boolean }): void } };
+  }
+).ZipWriter;
+if (!ZipWriter || typeof ZipWriter.prototype.append !== 'function') throw new Error('exceljs zip-stream not found');
+const appendPart = ZipWriter.prototype.append;
+ZipWriter.prototype.append = function (data: unknown, options: { name: string; base64?: boolean }) {
+  const bytes = typeof data === 'string' && !options.base64 ? Buffer.from(data, 'utf8') : data;
+  return appendPart.call(this, bytes, options);
+};
+export const ExcelJS = ExcelJSLib;
 
 const WORKER_URL = new URL('./xlsx-worker.mjs', import.meta.url);
 /** A task that takes longer than this stops the worker (a pathological file); the next task starts a new one. */
@@ -65,6 +90,26 @@ const parsing = new Set<string>();
 
 /** True when the bytes start like a zip archive (every .xlsx is one). */
 export const isZip = (buf: Buffer) => buf.length >= 4 && buf.readUInt32BE(0) === 0x504b0304;
+
+/** True when an upload is a table every import reads: an .xlsx that is a zip, or a .csv that is not one. */
+export const isTableUpload = (buf: Buffer, fileName: string) =>
+  (/\.xlsx$/i.test(fileName) && isZip(buf)) || (/\.csv$/i.test(fileName) && !isZip(buf));
+
+/**
+ * The one reader of uploaded tables, for every import (clients, passwords, bureau passwords, templates,
+ * work orders, vouchers, invoices, staff invitations): an .xlsx or a .csv by its name and bytes, read by the
+ * same rules (readXlsx, readCsv); any other file is 'bad'. Every character is kept (docs/decisions/imports.md).
+ */
+export function readTableUpload(
+  buf: Buffer,
+  fileName: string,
+  columns: readonly string[],
+  maxRows: number,
+  owner: string,
+): Promise<ReadOutcome> {
+  if (!isTableUpload(buf, fileName)) return Promise.resolve({ ok: false, reason: 'bad' });
+  return /\.csv$/i.test(fileName) ? readCsv(buf, columns, maxRows, owner) : readXlsx(buf, columns, maxRows, owner);
+}
 
 /**
  * Reads the first sheet of an .xlsx in a worker thread: the header must be `columns`, and at most

@@ -11,7 +11,6 @@ import {
   MSG,
 } from '@dzy/shared';
 import { sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
 import { listPage, NO_CURSORS, orderOf } from '../../db/paging.js';
@@ -20,7 +19,7 @@ import { audit } from '../../lib/audit.js';
 import { type Deps, type ServerModule, serve } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
 import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
-import { neutralise } from '../customer/xlsx.js';
+import { ExcelJS, neutralise } from '../customer/xlsx.js';
 import { dataItemsFor, dataListDay, dataListSort, dataListWhere } from './data-list.service.js';
 
 const label = (list: readonly { value: string; label: string }[], v: string) =>

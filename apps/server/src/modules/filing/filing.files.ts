@@ -14,7 +14,6 @@ import {
   TAXPAYER_KIND_NAMES,
 } from '@dzy/shared';
 import { sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { inScope, type Tx } from '../../db/client.js';
@@ -25,7 +24,7 @@ import type { Deps } from '../../plugins/calls.js';
 import { AppError, validationError } from '../../plugins/errors.js';
 import { chinaDate } from '../../plugins/jobs.js';
 import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
-import { neutralise } from '../customer/xlsx.js';
+import { ExcelJS, neutralise } from '../customer/xlsx.js';
 import { agencyOf, monthOf, ROSTER_SORT, rosterFrom, rosterWhere, rowsFor } from './filing.repo.js';
 import { scheduleOf } from './filing.schedule.js';
 

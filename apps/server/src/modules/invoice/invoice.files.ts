@@ -23,7 +23,6 @@ import {
 } from '@dzy/shared';
 import fastifyMultipart from '@fastify/multipart';
 import { and, eq } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
 import { orderOf } from '../../db/paging.js';
@@ -35,7 +34,7 @@ import { chinaDate, enqueue } from '../../plugins/jobs.js';
 import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { agencyOf } from '../customer/customer.repo.js';
 import { enforceEquity } from '../customer/customer.service.js';
-import { isZip, neutralise, readXlsx } from '../customer/xlsx.js';
+import { ExcelJS, neutralise, readTableUpload } from '../customer/xlsx.js';
 import {
   detailOf,
   findOutInvoice,
@@ -331,8 +330,13 @@ export function invoiceFileRoutes(app: FastifyInstance, deps: Deps) {
         if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(CODE.TOO_LARGE, IMPORT_MSG.tooLarge);
         throw new AppError(CODE.BAD_REQUEST, IMPORT_MSG.noFile);
       }
-      if (!/\.xlsx$/i.test(fileName) || !isZip(buf)) throw new AppError(CODE.BAD_REQUEST, IMPORT_MSG.badType);
-      const read = await readXlsx(buf, INVOICE_BATCH_COLUMNS, INVOICE_BATCH_MAX_ROWS, `agency:${agencyId}`);
+      const read = await readTableUpload(
+        buf,
+        fileName,
+        INVOICE_BATCH_COLUMNS,
+        INVOICE_BATCH_MAX_ROWS,
+        `agency:${agencyId}`,
+      );
       if (!read.ok) {
         const msg = {
           bad: IMPORT_MSG.badType,

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { disposition, guard, templateWorkbook, uploadedFile, XLSX_MIME } from '../customer/customer.files.js';
-import { isZip, readXlsx } from '../customer/xlsx.js';
+import { readTableUpload } from '../customer/xlsx.js';
 
 /**
  * Batch invitations from an .xlsx (issue 19 point 3): the template, and the upload that reads the sheet
@@ -52,8 +52,7 @@ export function inviteFileRoutes(app: FastifyInstance, deps: Deps) {
         missing: IMPORT_MSG.noFile,
         tooLarge: INVITE_FILE_MSG.tooLarge,
       });
-      if (!/\.xlsx$/i.test(fileName) || !isZip(buf)) throw new AppError(CODE.BAD_REQUEST, IMPORT_MSG.badType);
-      const read = await readXlsx(buf, INVITE_FILE_COLUMNS, BATCH_INVITE_MAX, `agency:${s.agencyId}`);
+      const read = await readTableUpload(buf, fileName, INVITE_FILE_COLUMNS, BATCH_INVITE_MAX, `agency:${s.agencyId}`);
       if (!read.ok) {
         const msg = {
           bad: IMPORT_MSG.badType,

@@ -24,7 +24,6 @@ import {
 } from '@dzy/shared';
 import fastifyMultipart from '@fastify/multipart';
 import { and, eq, isNull } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inScope, type Tx } from '../../db/client.js';
 import {
@@ -42,7 +41,7 @@ import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
 import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { sniffAttachment } from '../customer/customer.files.js';
-import { isZip, readXlsx, writeXlsx } from '../customer/xlsx.js';
+import { ExcelJS, readTableUpload, writeXlsx } from '../customer/xlsx.js';
 import {
   createWorkOrder,
   notifyNewOrder,
@@ -119,8 +118,7 @@ async function uploaded(req: FastifyRequest, max: number, missing: string, tooLa
 }
 
 async function readRows(buf: Buffer, fileName: string, columns: readonly string[], agencyId: number) {
-  if (!/\.xlsx$/i.test(fileName) || !isZip(buf)) throw new AppError(CODE.BAD_REQUEST, TEMPLATE_IMPORT_MSG.badType);
-  const read = await readXlsx(buf, columns, WO_IMPORT_MAX_ROWS, `agency:${agencyId}`);
+  const read = await readTableUpload(buf, fileName, columns, WO_IMPORT_MAX_ROWS, `agency:${agencyId}`);
   if (read.ok) return read.rows as SheetRow[];
   const msg = {
     bad: TEMPLATE_IMPORT_MSG.badType,
