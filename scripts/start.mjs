@@ -2,29 +2,13 @@
 // names a bureau), then the server, on plain Node. Signals reach both; when the server ends, so does the
 // simulator. The server reaches the bureau over HTTP only (docs/tax-bureau-protocol.md).
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { planPorts } from './start-ports.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const children = [];
-
-/** The port if it is free on loopback, else a free one the system picks. */
-const portFree = (port) =>
-  new Promise((ok) => {
-    const srv = createServer();
-    srv.once('error', () => ok(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => ok(true)));
-  });
-const anyPort = () =>
-  new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => ok(port));
-    });
-    srv.once('error', fail);
-  });
+let stopping = false;
 
 function run(script, env) {
   const child = spawn(process.execPath, ['--enable-source-maps', resolve(root, script)], {
@@ -47,15 +31,16 @@ async function waitFor(url, ms) {
   }
 }
 
+// PORT taken, or the same as TAX_SIM_PORT: say so before starting anything (not EADDRINUSE from the server).
+const plan = await planPorts(process.env);
+if (plan.error) {
+  console.error(`\n${plan.error}\n`);
+  process.exit(1);
+}
 const env = {};
-if (!process.env.TAX_BUREAU_URL) {
-  let port = Number(process.env.TAX_SIM_PORT ?? 8090);
-  // The product's own port is not free for the bureau either, though nothing listens on it yet.
-  if (port === Number(process.env.PORT ?? 8080) || !(await portFree(port))) {
-    const taken = port;
-    port = await anyPort();
-    console.warn(`端口 ${taken} 已被占用，模拟电子税务局改用端口 ${port}`);
-  }
+if (plan.simPort !== null) {
+  const port = plan.simPort;
+  if (plan.note) console.warn(plan.note);
   const sim = run('apps/tax-sim/build/main.mjs', { TAX_SIM_PORT: String(port), TAX_SIM_QUIET: '1' });
   sim.once('exit', (code) => {
     if (!stopping) {
@@ -68,7 +53,6 @@ if (!process.env.TAX_BUREAU_URL) {
 }
 const server = run('apps/server/build/main.mjs', env);
 
-let stopping = false;
 function stop(signal) {
   stopping = true;
   for (const c of children) if (c.exitCode === null) c.kill(signal);

@@ -12,7 +12,18 @@ const db = await openDatabase(config, async (owner, kind) => {
   if (kind === 'pglite' && (await isEmpty(owner))) await seedDemo(owner, config.secretKey);
 });
 const app = await buildApp(config, db);
-await app.listen({ port: config.port, host: config.host });
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (err) {
+  // Said plainly, not as a stack (scripts/start.mjs checks first; this covers starting the build directly).
+  if ((err as { code?: string }).code !== 'EADDRINUSE') throw err;
+  console.error(
+    `\n端口 ${config.port} 已被其他程序占用，代账云无法启动：请关闭占用它的程序，或用 PORT=其他端口 启动。\n` +
+      `Port ${config.port} is already in use by another program: stop it, or start with PORT=<another port>.\n`,
+  );
+  await db.close();
+  process.exit(1);
+}
 
 const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/`;
 console.log(`\n代账云已启动：${url}  （数据库：${db.kind === 'pglite' ? `PGlite ${config.dataDir}` : 'PostgreSQL'}）`);

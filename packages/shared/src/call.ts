@@ -21,6 +21,11 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   person?: true;
   body: B;
   data: D;
+  /**
+   * Labels of this call's fields where the glossary's shared word is too general for its messages
+   * (`source` is 来源 in the glossary, 商机来源 in an opportunity's form): a refused field is named so.
+   */
+  labels?: Readonly<Record<string, string>>;
 }
 
 const KEY_GRANTABLE = new Set<string>(GRANTABLE_PERMS);

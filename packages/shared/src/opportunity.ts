@@ -96,6 +96,8 @@ export const OPP_MSG = {
   followDue: (name: string, at: string, contact: string) =>
     `商机「${name}」（联系人 ${contact}）约定今天跟进（${at}），请及时联系`,
   transferredToYou: (name: string, by: string) => `${by}将商机「${name}」转给了您，请及时跟进`,
+  /** A new opportunity for a company the pipeline already has (saveBusiOpp without confirmDuplicate). */
+  duplicate: (name: string) => `该企业已有商机「${name}」，确定还要新增吗？`,
 } as const;
 
 /** The message centre labels of opportunity reminders (system reminders, link to the list). */
@@ -200,12 +202,39 @@ export const oppFields = {
   remark: z.string().trim().max(500, '备注不能超过500个字符').default(''),
 };
 
+/**
+ * An opportunity of the agency for the same company (the name compared without spaces, case or the width
+ * of brackets), still in the pipeline or converted — lost ones do not count. `canOpen`: the caller may
+ * open it (their data scope, or the pool for pool viewers); others see its name, stage and owner only.
+ */
+export const oppDuplicateSchema = z.object({
+  id: z.number(),
+  companyName: z.string(),
+  stageName: z.string(),
+  /** '' when it is in the pool (公海). */
+  ownerName: z.string(),
+  inPool: z.boolean(),
+  converted: z.boolean(),
+  createdAt: z.string(),
+  canOpen: z.boolean(),
+});
+export type OppDuplicate = z.infer<typeof oppDuplicateSchema>;
+/** The data of saveBusiOpp's 409 refusal for a company already in the pipeline. */
+export type OppDuplicateRefusal = { duplicates: OppDuplicate[] };
+
 export const saveOppCall = defineCall({
   path: 'user/busiOpp/saveBusiOpp',
-  summary: '商机：新增（负责人为本人）或修改（数据权限内、未转化的）',
+  summary:
+    '商机：新增（负责人为本人）或修改（数据权限内、未转化的）；新增的企业已有商机时先以 409 返回已有的商机，确认后带 confirmDuplicate 再存',
   access: 'opportunity:add',
-  body: z.strictObject({ id: idSchema.optional(), ...oppFields }),
+  body: z.strictObject({
+    id: idSchema.optional(),
+    ...oppFields,
+    /** New ones: save even though the company already has an opportunity (the user saw the warning). */
+    confirmDuplicate: z.boolean().default(false),
+  }),
   data: z.object({ id: z.number() }),
+  labels: { source: '商机来源' },
 });
 export type SaveOppBody = z.input<typeof saveOppCall.body>;
 
@@ -272,6 +301,7 @@ export const oppListCall = defineCall({
   access: 'opportunity:list:view',
   body: oppFilterSchema.extend(paging),
   data: listData,
+  labels: { source: '商机来源' },
 });
 
 export const oppPoolListCall = defineCall({
@@ -280,6 +310,7 @@ export const oppPoolListCall = defineCall({
   access: 'opportunity:pool:view',
   body: oppFilterSchema.omit({ ownerId: true, due: true }).extend(paging),
   data: listData,
+  labels: { source: '商机来源' },
 });
 
 export const oppOwnersCall = defineCall({

@@ -33,6 +33,8 @@ export type StepState = (typeof STEP_STATES)[number]['value'];
 export const stepStateOf = (v: string) => STEP_STATES.find((s) => s.value === v);
 
 export const WO_PAGE_SIZES = [10, 20, 50] as const;
+/** The work-order list's remembered last query (getMemory/updateMemory), as the other lists keep theirs. */
+export const WO_MEMORY_KEY = '/customer/swgl/workorder';
 export const WO_TEMPLATE_NAME_MAX = 20;
 export const WO_STEP_NAME_MAX = 20;
 export const WO_STEPS_MAX = 30;
@@ -63,7 +65,7 @@ export const WO_MSG = {
   assigneeUnknown: '处理人不是本机构的成员，请重新选择',
   lineUnknown: '合同服务项目不存在或无权访问',
   lineTaken: '该合同服务项目已发起工单',
-  lineNoTemplate: '该服务项目未关联工单模板，请先在工单模板中关联',
+  lineNoTemplate: '该服务项目未关联工单模板，请选择工单模板（或先在工单模板中关联该服务项目）',
   outOfOrder: '请按顺序处理：前面的步骤尚未完成',
   stepDone: '该步骤已完成',
   orderClosed: '工单已完成或已取消，不能再处理',

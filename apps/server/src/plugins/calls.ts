@@ -121,7 +121,7 @@ export function registerCalls(app: FastifyInstance, deps: Deps, calls: readonly 
           throw new AppError(CODE.NO_PERMISSION, APIKEY_MSG.keyRefused);
         }
         const parsed = def.body.safeParse(asTyped(req.body ?? {}));
-        if (!parsed.success) throw validationError(parsed.error);
+        if (!parsed.success) throw validationError(parsed.error, def.labels);
         // sessionIn left the transaction scoped to this caller (a new transaction without a session has
         // no scope at all, which row-level security reads as nobody): no further round trip needed.
         // The whole scope, the factory's id included, for the staged call's own transactions.

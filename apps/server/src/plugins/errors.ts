@@ -42,14 +42,14 @@ const HTTP_STATUS: Record<number, number> = {
 export const httpStatusOf = (code: number) => HTTP_STATUS[code] ?? 400;
 
 /** First issue as one Chinese line naming the field; all of them in data.errors. */
-export function validationError(error: z.ZodError): AppError {
+export function validationError(error: z.ZodError, labels?: Readonly<Record<string, string>>): AppError {
   const errors = error.issues.map((issue) => {
     const field = [...issue.path].reverse().find((p): p is string => typeof p === 'string') ?? '';
     const msg =
       issue.code === 'unrecognized_keys'
         ? `请求包含未知字段：${issue.keys.join('、')}`
         : field
-          ? `${fieldLabel(field)}：${issue.message}`
+          ? `${labels?.[field] ?? fieldLabel(field)}：${issue.message}`
           : issue.message;
     return { field: issue.path.join('.'), msg };
   });

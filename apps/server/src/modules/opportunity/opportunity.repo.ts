@@ -1,4 +1,13 @@
-import { CODE, DEFAULT_OPP_STAGES, fenToYuan, OPP_MSG, type OppFilter, type OppItem, type OppStage } from '@dzy/shared';
+import {
+  CODE,
+  DEFAULT_OPP_STAGES,
+  fenToYuan,
+  OPP_MSG,
+  type OppDuplicate,
+  type OppFilter,
+  type OppItem,
+  type OppStage,
+} from '@dzy/shared';
 import { and, asc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import type { Sort } from '../../db/paging.js';
@@ -149,6 +158,77 @@ export async function requireVisible(tx: Queryable, session: SessionCtx, id: num
   const [row] = lock ? await q.for('update') : await q;
   if (!row) throw new AppError(CODE.NOT_FOUND, OPP_MSG.notFound);
   return row;
+}
+
+// --- the same company ----------------------------------------------------------------------------
+
+/**
+ * A company name as compared for duplicates: no white space (ASCII or full-width), brackets of either
+ * width as ASCII, lower case. 杭州云帆（电子）商务 and 杭州云帆 (电子) 商务 are the same company.
+ */
+export function companyKey(name: string): string {
+  return name
+    .replace(/[\s\u3000]+/g, '')
+    .replace(/（/g, '(')
+    .replace(/）/g, ')')
+    .toLowerCase();
+}
+const companyKeySql = sql`lower(translate(regexp_replace(${opportunities.companyName}, '[[:space:]\u3000]+', '', 'g'), '（）', '()'))`;
+
+/**
+ * The agency's opportunities for the same company that are not lost (in the pipeline, in the pool or
+ * converted), at most 5, newest first; `exceptId` leaves out the one being edited. The whole agency is
+ * searched — a colleague's lead is exactly what the warning is for — and `canOpen` says whether the caller
+ * may open each (their data scope, or the pool for pool viewers). An agency holds thousands of
+ * opportunities, not millions: the comparison walks the agency's rows on opportunities_agency_id_idx.
+ */
+export async function sameCompany(
+  tx: Queryable,
+  session: SessionCtx,
+  agencyId: number,
+  companyName: string,
+  exceptId?: number,
+): Promise<OppDuplicate[]> {
+  const key = companyKey(companyName);
+  if (!key) return [];
+  const visible = seesPool(session)
+    ? or(ownedScope(session, agencyId), poolScope(agencyId))
+    : ownedScope(session, agencyId);
+  const rows = await tx
+    .select({
+      id: opportunities.id,
+      companyName: opportunities.companyName,
+      stageName: opportunityStages.name,
+      ownerName: users.hymc,
+      ownerId: opportunities.ownerId,
+      convertedAt: opportunities.convertedAt,
+      enterpriseId: opportunities.enterpriseId,
+      createdAt: opportunities.createdAt,
+      canOpen: sql<boolean>`coalesce(${visible as SQL}, false)`,
+    })
+    .from(opportunities)
+    .innerJoin(opportunityStages, eq(opportunityStages.id, opportunities.stageId))
+    .leftJoin(users, eq(users.id, opportunities.ownerId))
+    .where(
+      and(
+        eq(opportunities.agencyId, agencyId),
+        sql`${companyKeySql} = ${key}`,
+        sql`${opportunityStages.kind} <> 'lost'`,
+        exceptId === undefined ? undefined : sql`${opportunities.id} <> ${exceptId}`,
+      ),
+    )
+    .orderBy(sql`${opportunities.id} desc`)
+    .limit(5);
+  return rows.map((r) => ({
+    id: r.id,
+    companyName: r.companyName,
+    stageName: r.stageName,
+    ownerName: r.ownerName ?? '',
+    inPool: r.ownerId === null,
+    converted: r.convertedAt !== null || r.enterpriseId !== null,
+    createdAt: chinaTime(r.createdAt),
+    canOpen: Boolean(r.canOpen),
+  }));
 }
 
 // --- list ----------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ import {
   requireServices,
   requireStage,
   requireVisible,
+  sameCompany,
   stagesOf,
   tenantOf,
 } from './opportunity.repo.js';
@@ -143,13 +144,19 @@ export const opportunityModule: ServerModule = {
     // --- create, edit, view ----------------------------------------------------------------------
     serve(saveOppCall, async ({ body, session, tx, req }) => {
       const agencyId = tenantOf(session);
-      const { id, expectAmount, serviceIds, stageId, ...fields } = body;
+      const { id, expectAmount, serviceIds, stageId, confirmDuplicate, ...fields } = body;
       await requireServices(tx, agencyId, serviceIds);
       const stages = await stagesOf(tx, agencyId);
       const stage = stageId === undefined ? stages[0] : await requireStage(tx, agencyId, stageId);
       if (!stage) throw new AppError(CODE.NOT_FOUND, OPP_MSG.stageNotFound);
       const values = { ...fields, serviceIds, amountFen: yuanToFen(expectAmount), stageId: stage.id };
       if (id === undefined) {
+        // A company already in the pipeline: warn first, with the opportunities it has (issue 29 point 7).
+        if (!confirmDuplicate) {
+          const duplicates = await sameCompany(tx, session, agencyId, fields.companyName);
+          const first = duplicates[0];
+          if (first) throw new AppError(CODE.CONFLICT, OPP_MSG.duplicate(first.companyName), { duplicates });
+        }
         const [row] = await tx
           .insert(opportunities)
           .values({ agencyId, ...values, ownerId: session.userId, createdBy: session.userId })

@@ -138,7 +138,7 @@ const orderAdd = serve(woAddCall, async ({ body, session, tx, req, deps, afterCo
   const agencyId = tenantOf(session);
   let input: Parameters<typeof createWorkOrder>[3];
   if (body.contractLineId !== undefined) {
-    const line = await lineForOrder(tx, session, agencyId, body.contractLineId);
+    const line = await lineForOrder(tx, session, agencyId, body.contractLineId, body.templateId);
     const [taken] = await tx
       .select({ id: workOrders.id })
       .from(workOrders)
@@ -146,7 +146,7 @@ const orderAdd = serve(woAddCall, async ({ body, session, tx, req, deps, afterCo
     if (taken) throw new AppError(CODE.CONFLICT, WO_MSG.lineTaken);
     input = {
       enterpriseId: line.enterpriseId,
-      templateId: body.templateId ?? line.templateId,
+      templateId: line.templateId,
       contractId: line.contractId,
       contractLineId: line.id,
       remark: body.remark,

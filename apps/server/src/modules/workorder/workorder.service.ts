@@ -362,7 +362,13 @@ export async function createWorkOrder(
 }
 
 /** A contract line the caller may start a work order from: its contract, client and linked template. */
-export async function lineForOrder(tx: Queryable, session: SessionCtx, agencyId: number, lineId: number) {
+export async function lineForOrder(
+  tx: Queryable,
+  session: SessionCtx,
+  agencyId: number,
+  lineId: number,
+  chosen?: number,
+) {
   const [line] = await tx
     .select({
       id: contractLines.id,
@@ -391,8 +397,11 @@ export async function lineForOrder(tx: Queryable, session: SessionCtx, agencyId:
       ),
     );
   if (!line) throw new AppError(CODE.NOT_FOUND, WO_MSG.lineUnknown);
-  if (!line.templateId) throw new AppError(CODE.BAD_REQUEST, WO_MSG.lineNoTemplate);
-  return { ...line, templateId: line.templateId };
+  // The template chosen in the dialog, else the one the line's service item is linked to; a line whose
+  // item is linked to none starts with a chosen template (the contract page's 发起工单, issue 29 point 7).
+  const templateId = chosen ?? line.templateId;
+  if (!templateId) throw new AppError(CODE.BAD_REQUEST, WO_MSG.lineNoTemplate);
+  return { ...line, templateId };
 }
 
 // --- visibility --------------------------------------------------------------------------------

@@ -1,18 +1,46 @@
-import { contractInfoCall, jobTypeColor, PAY_CYCLE_NAMES } from '@dzy/shared';
-import { useQuery } from '@tanstack/react-query';
-import { Descriptions, Drawer, Spin, Table, Tag, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { contractInfoCall, jobTypeColor, PAY_CYCLE_NAMES, woServiceCall } from '@dzy/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Descriptions, Drawer, Spin, Table, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useHasPerm } from '../../../components/auth';
 import { ContractWarning } from '../../../components/contract-warning';
 import { call } from '../../../lib/request';
+import { WO_KEYS } from '../../workorder/api';
+import { CreateDialog } from '../../workorder/components/create-dialog';
+import { OrderDrawer } from '../../workorder/components/order-drawer';
 import { StatusTag } from './status-tag';
 
 /** 查看合同: terms, service lines and the receivable schedule. */
 export function ContractDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
+  const can = useHasPerm();
+  const queryClient = useQueryClient();
   const detail = useQuery({
     queryKey: ['contract', 'detail', id],
     queryFn: () => call(contractInfoCall, { id: id as number }),
     enabled: id !== null,
   });
   const d = detail.data;
+  // 工单 of the contract's lines: pending and in-force contracts start them (issue 29 point 7).
+  const canOrders = can(['workorder:list:view']);
+  const canStart = can(['workorder:add']);
+  const live = d?.htzt === '1' || d?.htzt === '2';
+  const lineQuery = { contractId: id ?? 0 };
+  const orders = useQuery({
+    queryKey: WO_KEYS.lines(lineQuery),
+    queryFn: () => call(woServiceCall, lineQuery, { handle: 'all' }),
+    enabled: id !== null && canOrders && live,
+  });
+  const [starting, setStarting] = useState<{ lineId?: number } | null>(null);
+  const [openOrder, setOpenOrder] = useState<number | null>(null);
+  const startable = (orders.data ?? []).filter((l) => !l.workOrderId);
+  // Kept stable across renders: the dialog resets its form when these change.
+  const client = useMemo(() => (d ? { id: d.aeiId, qymc: d.qymc } : null), [d]);
+  const lineId = starting?.lineId;
+  const contract = useMemo(
+    () => (d ? { id: d.id, contractNo: d.contractNo, ...(lineId ? { lineId } : {}) } : null),
+    [d, lineId],
+  );
   return (
     <Drawer
       open={id !== null}
@@ -74,6 +102,68 @@ export function ContractDrawer({ id, onClose }: { id: number | null; onClose: ()
                 { title: '优惠后（元）', dataIndex: 'nowPrice', align: 'right' },
               ]}
             />
+            {canOrders && live && (
+              <>
+                <div className="dzy-contract-wo-head">
+                  <Typography.Title level={5} style={{ margin: 0 }}>
+                    工单
+                  </Typography.Title>
+                  {canStart && startable.length > 0 && (
+                    <Button size="small" icon={<PlusOutlined />} onClick={() => setStarting({})}>
+                      为本合同发起工单
+                    </Button>
+                  )}
+                </div>
+                <Table
+                  size="small"
+                  rowKey="lineId"
+                  pagination={false}
+                  loading={orders.isPending}
+                  dataSource={orders.data ?? []}
+                  locale={{ emptyText: '暂无服务项目' }}
+                  data-testid="contract-wo-lines"
+                  columns={[
+                    { title: '服务项目', dataIndex: 'serviceName' },
+                    {
+                      title: '工单模板',
+                      render: (_v, l) =>
+                        l.templateId ? (
+                          l.templateName
+                        ) : (
+                          <Typography.Text type="secondary">未关联（发起时选择）</Typography.Text>
+                        ),
+                    },
+                    {
+                      title: '工单',
+                      width: 200,
+                      render: (_v, l) =>
+                        l.workOrderId ? (
+                          <Button
+                            type="link"
+                            size="small"
+                            style={{ padding: 0 }}
+                            onClick={() => setOpenOrder(l.workOrderId)}
+                          >
+                            {l.orderNo}
+                          </Button>
+                        ) : canStart ? (
+                          <Button
+                            type="link"
+                            size="small"
+                            style={{ padding: 0 }}
+                            aria-label={`发起工单：${l.serviceName}`}
+                            onClick={() => setStarting({ lineId: l.lineId })}
+                          >
+                            发起工单
+                          </Button>
+                        ) : (
+                          <Typography.Text type="secondary">未发起</Typography.Text>
+                        ),
+                    },
+                  ]}
+                />
+              </>
+            )}
             <Typography.Title level={5} style={{ marginTop: 20 }}>
               应收计划
             </Typography.Title>
@@ -94,6 +184,19 @@ export function ContractDrawer({ id, onClose }: { id: number | null; onClose: ()
           </>
         )}
       </Spin>
+      {client && contract && (
+        <CreateDialog
+          open={starting !== null}
+          client={client}
+          contract={contract}
+          onClose={() => setStarting(null)}
+          onCreated={(orderId) => {
+            void queryClient.invalidateQueries({ queryKey: WO_KEYS.all });
+            setOpenOrder(orderId);
+          }}
+        />
+      )}
+      <OrderDrawer id={openOrder} onClose={() => setOpenOrder(null)} />
     </Drawer>
   );
 }

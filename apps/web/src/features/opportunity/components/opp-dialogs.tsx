@@ -1,10 +1,13 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
+  CODE,
   getOppSettingCall,
   OPP_FOLLOW_WAYS,
   OPP_MSG,
   OPP_SOURCES,
   OPP_STAGE_KINDS,
+  type OppDuplicate,
+  type OppDuplicateRefusal,
   type OppItem,
   type OppSetting,
   oppConvertCall,
@@ -23,7 +26,7 @@ import { Button, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Typ
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { toast } from '../../../lib/feedback';
-import { call } from '../../../lib/request';
+import { ApiError, call } from '../../../lib/request';
 
 export const OPP_KEYS = { all: ['opportunity'] as const };
 
@@ -49,9 +52,18 @@ interface OppFormValues {
 }
 
 /** 新增商机 / 编辑商机 (id given). */
-export function OppFormDialog(props: { open: boolean; id: number | null; onClose: () => void; onDone: () => void }) {
+export function OppFormDialog(props: {
+  open: boolean;
+  id: number | null;
+  onClose: () => void;
+  onDone: () => void;
+  /** 查看 on the same-company warning: the page closes the form and shows that opportunity. */
+  onOpenExisting?: (id: number) => void;
+}) {
   const [form] = Form.useForm<OppFormValues>();
   const [saving, setSaving] = useState(false);
+  // The server's warning for a company already in the pipeline (saveBusiOpp 409): continue or cancel.
+  const [duplicate, setDuplicate] = useState<{ msg: string; list: OppDuplicate[] } | null>(null);
   const setting = useOppSetting();
   const services = useQuery({
     queryKey: ['opportunity', 'services'],
@@ -84,26 +96,38 @@ export function OppFormDialog(props: { open: boolean; id: number | null; onClose
     }
   }, [props.open, props.id, detail.data, setting.data, form]);
 
-  const submit = async () => {
+  const submit = async (confirmDuplicate = false) => {
     const v = await form.validateFields();
     setSaving(true);
     try {
-      await call(saveOppCall, {
-        ...(props.id !== null ? { id: props.id } : {}),
-        companyName: v.companyName,
-        contactName: v.contactName,
-        phone: v.phone,
-        source: v.source as (typeof OPP_SOURCES)[number],
-        serviceIds: v.serviceIds ?? [],
-        expectAmount: (v.expectAmount ?? 0).toFixed(2),
-        stageId: v.stageId,
-        remark: v.remark ?? '',
-      });
+      await call(
+        saveOppCall,
+        {
+          ...(props.id !== null ? { id: props.id } : {}),
+          companyName: v.companyName,
+          contactName: v.contactName,
+          phone: v.phone,
+          source: v.source as (typeof OPP_SOURCES)[number],
+          serviceIds: v.serviceIds ?? [],
+          expectAmount: (v.expectAmount ?? 0).toFixed(2),
+          stageId: v.stageId,
+          remark: v.remark ?? '',
+          ...(confirmDuplicate ? { confirmDuplicate: true } : {}),
+        },
+        { handle: [CODE.CONFLICT] },
+      );
+      setDuplicate(null);
       toast('success', props.id === null ? OPP_MSG.added : OPP_MSG.saved);
       props.onDone();
       props.onClose();
-    } catch {
-      // told by the request client
+    } catch (err) {
+      const refusal = err instanceof ApiError ? (err.data as OppDuplicateRefusal | null) : null;
+      if (err instanceof ApiError && refusal?.duplicates?.length) {
+        setDuplicate({ msg: err.message, list: refusal.duplicates });
+      } else if (err instanceof ApiError && !err.handled) {
+        toast('error', err.message);
+      }
+      // anything else was told by the request client
     } finally {
       setSaving(false);
     }
@@ -121,6 +145,47 @@ export function OppFormDialog(props: { open: boolean; id: number | null; onClose
       onCancel={props.onClose}
       destroyOnHidden
     >
+      <Modal
+        open={duplicate !== null}
+        title="该企业已有商机"
+        width={560}
+        okText="仍然新增"
+        cancelText="取消"
+        confirmLoading={saving}
+        onOk={() => void submit(true)}
+        onCancel={() => setDuplicate(null)}
+        destroyOnHidden
+      >
+        <Typography.Paragraph>{duplicate?.msg}</Typography.Paragraph>
+        <ul className="dzy-opp-dup-list" aria-label="已有的商机">
+          {(duplicate?.list ?? []).map((d) => (
+            <li key={d.id}>
+              <div className="dzy-opp-dup-name">
+                {d.canOpen && props.onOpenExisting ? (
+                  <Button
+                    type="link"
+                    size="small"
+                    className="dzy-list-name-link"
+                    onClick={() => {
+                      setDuplicate(null);
+                      props.onOpenExisting?.(d.id);
+                    }}
+                  >
+                    {d.companyName}
+                  </Button>
+                ) : (
+                  <Typography.Text strong>{d.companyName}</Typography.Text>
+                )}
+              </div>
+              <Typography.Text type="secondary" className="dzy-opp-sub">
+                {d.converted ? '已转为客户' : d.stageName} · {d.inPool ? '在公海中' : `负责人 ${d.ownerName || '—'}`} ·{' '}
+                {d.createdAt.slice(0, 10)} 创建
+                {d.canOpen ? '' : '（不在您的数据权限内，可联系负责人）'}
+              </Typography.Text>
+            </li>
+          ))}
+        </ul>
+      </Modal>
       <Form form={form} layout="vertical" requiredMark className="dzy-opp-form">
         <div className="dzy-opp-grid">
           <Form.Item name="companyName" label="公司名称" rules={[{ required: true, message: '请输入公司名称' }]}>

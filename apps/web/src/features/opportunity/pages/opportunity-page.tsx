@@ -1,6 +1,5 @@
 import { ExclamationCircleOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import {
-  getMemoryCall,
   OPP_MEMORY_KEY,
   OPP_MSG,
   OPP_PAGE_SIZES,
@@ -11,13 +10,13 @@ import {
   oppDeleteCall,
   oppListCall,
   oppReleaseCall,
-  updateMemoryCall,
 } from '@dzy/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Select, Space, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useHasPerm } from '../../../components/auth';
+import { useListMemory } from '../../../components/list-page/list-memory';
 import { type ListColumn, ListTable } from '../../../components/list-page/list-table';
 import { SearchBar, type SearchButton, type SearchField } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
@@ -72,7 +71,6 @@ export function OpportunityPage() {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<SearchValues>();
   const [values, setValues] = useState<SearchValues>({});
-  const [ready, setReady] = useState(false);
   const [selected, setSelected] = useState<OppItem[]>([]);
   const [editing, setEditing] = useState<{ id: number | null } | null>(null);
   const [viewing, setViewing] = useState<number | null>(null);
@@ -85,22 +83,10 @@ export function OpportunityPage() {
   const owners = useOppOwners();
 
   // The last query is restored once, before the first list request.
-  useEffect(() => {
-    let live = true;
-    call(getMemoryCall, { pageKey: OPP_MEMORY_KEY })
-      .then((r) => {
-        const m = (r?.query ?? null) as SearchValues | null;
-        if (live && m) {
-          form.setFieldsValue(m);
-          setValues(m);
-        }
-      })
-      .catch(() => undefined)
-      .finally(() => live && setReady(true));
-    return () => {
-      live = false;
-    };
-  }, [form]);
+  const { ready, remember } = useListMemory<SearchValues>(OPP_MEMORY_KEY, (m) => {
+    form.setFieldsValue(m);
+    setValues(m);
+  });
 
   const list = usePagedList(oppListCall, toFilter(values), { queryKey: ['opportunity', 'list'], enabled: ready });
   const refresh = () => {
@@ -328,9 +314,7 @@ export function OpportunityPage() {
         onSearch={(v) => {
           setValues(v);
           setSelected([]);
-          void call(updateMemoryCall, { pageKey: OPP_MEMORY_KEY, query: { ...toFilter(v) } }, { handle: 'all' }).catch(
-            () => undefined,
-          );
+          remember(toFilter(v));
           if (JSON.stringify(toFilter(v)) === JSON.stringify(toFilter(values))) void list.refetch();
         }}
       />
@@ -359,6 +343,10 @@ export function OpportunityPage() {
         id={editing?.id ?? null}
         onClose={() => setEditing(null)}
         onDone={() => void refresh()}
+        onOpenExisting={(id) => {
+          setEditing(null);
+          setViewing(id);
+        }}
       />
       <OppDrawer
         id={viewing}

@@ -18,12 +18,15 @@ interface Values {
 export function CreateDialog({
   open,
   client,
+  contract,
   onClose,
   onCreated,
 }: {
   open: boolean;
-  /** Fixed client (from the client's drawer). */
+  /** Fixed client (from the client's drawer or a contract). */
   client?: { id: number; qymc: string } | null;
+  /** From a contract (合同 → 发起工单): its lines only, one of them chosen when `lineId` is given. */
+  contract?: { id: number; contractNo: string; lineId?: number } | null;
   onClose: () => void;
   onCreated: (id: number) => void;
 }) {
@@ -32,6 +35,7 @@ export function CreateDialog({
   const [saving, setSaving] = useState(false);
   const source = Form.useWatch('source', form) ?? 'template';
   const enterpriseId = Form.useWatch('enterpriseId', form) ?? client?.id;
+  const lineId = Form.useWatch('contractLineId', form);
   const templates = useWoTemplates(true);
   const orderNo = useQuery({
     queryKey: ['workorder', 'num', open],
@@ -43,22 +47,23 @@ export function CreateDialog({
     queryFn: () => call(chooserListCall, { pageNum: 1, pageSize: 50, ...(search ? { qymc: search } : {}) }),
     enabled: open && !client,
   });
+  const lineQuery = contract ? { contractId: contract.id } : { enterpriseId };
   const lines = useQuery({
-    queryKey: WO_KEYS.lines({ enterpriseId }),
-    queryFn: () => call(woServiceCall, { enterpriseId }),
-    enabled: open && Boolean(enterpriseId) && source === 'contract',
+    queryKey: WO_KEYS.lines(lineQuery),
+    queryFn: () => call(woServiceCall, lineQuery),
+    enabled: open && Boolean(contract || enterpriseId) && source === 'contract',
   });
 
   useEffect(() => {
     if (open)
       form.setFieldsValue({
-        source: 'template',
+        source: contract ? 'contract' : 'template',
         enterpriseId: client?.id,
         templateId: undefined,
-        contractLineId: undefined,
+        contractLineId: contract?.lineId,
         remark: '',
       });
-  }, [open, client, form]);
+  }, [open, client, contract, form]);
 
   const submit = async () => {
     const v = await form.validateFields();
@@ -66,7 +71,12 @@ export function CreateDialog({
     try {
       const body =
         v.source === 'contract'
-          ? { contractLineId: v.contractLineId, remark: v.remark ?? '' }
+          ? {
+              contractLineId: v.contractLineId,
+              // A line whose service item has no linked template starts with the one chosen here.
+              ...(chosenLine && !chosenLine.templateId && v.templateId ? { templateId: v.templateId } : {}),
+              remark: v.remark ?? '',
+            }
           : { enterpriseId: client?.id ?? v.enterpriseId, templateId: v.templateId, remark: v.remark ?? '' };
       const r = await call(woAddCall, body);
       if (!r) return;
@@ -80,7 +90,9 @@ export function CreateDialog({
     }
   };
 
-  const usable = (lines.data ?? []).filter((l) => l.templateId && !l.workOrderId);
+  // Every line not started yet; one without a linked template asks for a template below.
+  const usable = (lines.data ?? []).filter((l) => !l.workOrderId);
+  const chosenLine = usable.find((l) => l.lineId === lineId);
 
   return (
     <Modal
@@ -97,7 +109,16 @@ export function CreateDialog({
       <Typography.Paragraph type="secondary">
         工单编号：<span data-testid="wo-next-no">{orderNo.data?.orderNo ?? '…'}</span>（保存时生成）
       </Typography.Paragraph>
-      <Form form={form} layout="vertical" initialValues={{ source: 'template' }}>
+      <Form
+        form={form}
+        layout="vertical"
+        // The form mounts with the dialog (destroyOnHidden): a contract's line is chosen from the start.
+        initialValues={{
+          source: contract ? 'contract' : 'template',
+          enterpriseId: client?.id,
+          contractLineId: contract?.lineId,
+        }}
+      >
         {client ? (
           <Form.Item label="客户">
             <Input value={client.qymc} disabled />
@@ -134,12 +155,16 @@ export function CreateDialog({
           </Form.Item>
         ) : (
           <>
-            {enterpriseId && !lines.isPending && usable.length === 0 && (
+            {(contract || enterpriseId) && !lines.isPending && usable.length === 0 && (
               <Alert
                 type="info"
                 showIcon
                 style={{ marginBottom: 12 }}
-                title="该客户的合同中没有可发起工单的服务项目（服务项目需在工单模板中关联，且尚未发起过工单）"
+                title={
+                  contract
+                    ? `合同 ${contract.contractNo} 的服务项目都已发起过工单`
+                    : '该客户的合同中没有可发起工单的服务项目（合同须为待提交或执行中，且服务项目尚未发起过工单）'
+                }
               />
             )}
             <Form.Item
@@ -152,10 +177,27 @@ export function CreateDialog({
                 aria-label="合同服务项目"
                 options={usable.map((l) => ({
                   value: l.lineId,
-                  label: `${l.contractNo} · ${l.serviceName} → ${l.templateName}`,
+                  label: `${l.contractNo} · ${l.serviceName} → ${l.templateId ? l.templateName : '未关联工单模板'}`,
                 }))}
               />
             </Form.Item>
+            {chosenLine && !chosenLine.templateId && (
+              <Form.Item
+                name="templateId"
+                label="工单模板"
+                extra="该服务项目未关联工单模板，请选择一个（在工单模板中关联后会自动带出）"
+                rules={[{ required: true, message: WO_MSG.templateRequired }]}
+              >
+                <Select
+                  placeholder="请选择工单模板"
+                  aria-label="工单模板"
+                  options={(templates.data ?? []).map((t) => ({
+                    value: t.id,
+                    label: `${t.name}（${t.steps.length}步，约${t.totalDays}天）`,
+                  }))}
+                />
+              </Form.Item>
+            )}
           </>
         )}
         <Form.Item name="remark" label="备注" rules={[{ max: 200, message: '备注不能超过200个字符' }]}>

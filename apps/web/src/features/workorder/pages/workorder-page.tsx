@@ -6,6 +6,7 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import {
+  WO_MEMORY_KEY,
   WO_MSG,
   WO_PAGE_SIZES,
   WO_STATES,
@@ -19,7 +20,8 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { App, Button, Empty, Form, Input, Segmented, Select, Space, Spin, Table, type TableProps, Tag } from 'antd';
 import { useState } from 'react';
 import { Auth } from '../../../components/auth';
-import { SearchBar } from '../../../components/search-bar';
+import { useListMemory } from '../../../components/list-page/list-memory';
+import { FilteredMarker, SearchBar } from '../../../components/search-bar';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
 import { ApiError, call } from '../../../lib/request';
@@ -38,6 +40,13 @@ interface Filter {
 }
 
 const day = (iso: string) => iso.slice(0, 10);
+
+/** What the list page remembers of the last query (user/userLastQuery), like 我的客户 and 商机列表. */
+interface Memory {
+  filter?: Filter;
+  view?: 'list' | 'board';
+  pageSize?: number;
+}
 
 /** Work orders: a paged table, or a board by state; filters by state, template, assignee, client and overdue. */
 export function WorkOrderList({
@@ -62,6 +71,21 @@ export function WorkOrderList({
   const [importing, setImporting] = useState(false);
   const templates = useWoTemplates(false);
   const members = useMembers();
+  // The page (not a client's drawer) restores its last query before the first request.
+  const { ready, remember } = useListMemory<Memory>(
+    WO_MEMORY_KEY,
+    (m) => {
+      if (m.filter) {
+        form.setFieldsValue(m.filter);
+        setFilter(m.filter);
+      }
+      if (m.view === 'list' || m.view === 'board') setView(m.view);
+      const size = m.pageSize;
+      if (size && (WO_PAGE_SIZES as readonly number[]).includes(size))
+        setPage({ pageNo: 1, pageSize: size, cursor: undefined });
+    },
+    !compact && !enterprise,
+  );
 
   const base = {
     keyword: filter.keyword ?? '',
@@ -78,6 +102,7 @@ export function WorkOrderList({
     queryKey: WO_KEYS.list(body),
     queryFn: () => call(woListCall, body),
     placeholderData: keepPreviousData,
+    enabled: ready,
   });
   const rows = list.isError ? [] : (list.data?.list ?? []);
   const reload = () => queryClient.invalidateQueries({ queryKey: WO_KEYS.all });
@@ -99,6 +124,13 @@ export function WorkOrderList({
         }
       },
     });
+
+  const search = (v: Filter) => {
+    const next = { ...v, keyword: (v.keyword ?? '').trim() };
+    setFilter(next);
+    setPage((p) => ({ ...p, pageNo: 1, cursor: undefined }));
+    remember({ filter: next, view, pageSize: page.pageSize });
+  };
 
   const stateTag = (s: WoItem) => {
     const st = woStateOf(s.state);
@@ -233,10 +265,16 @@ export function WorkOrderList({
         <SearchBar<Filter>
           theme="shrink"
           form={form}
-          onSearch={(v) => {
-            setFilter({ ...v, keyword: (v.keyword ?? '').trim() });
-            setPage((p) => ({ ...p, pageNo: 1, cursor: undefined }));
-          }}
+          onSearch={search}
+          marker={
+            <FilteredMarker
+              values={filter}
+              onClear={() => {
+                form.resetFields();
+                search({});
+              }}
+            />
+          }
           fields={[
             ...(enterprise
               ? []
@@ -317,7 +355,10 @@ export function WorkOrderList({
           {!compact && (
             <Segmented
               value={view}
-              onChange={(v) => setView(v as 'list' | 'board')}
+              onChange={(v) => {
+                setView(v as 'list' | 'board');
+                remember({ filter, view: v as 'list' | 'board', pageSize: page.pageSize });
+              }}
               options={[
                 { value: 'list', label: '列表', icon: <UnorderedListOutlined /> },
                 { value: 'board', label: '看板', icon: <AppstoreOutlined /> },
@@ -347,6 +388,7 @@ export function WorkOrderList({
                     ? list.data?.cursor.prev
                     : undefined;
               setPage({ pageNo: to, pageSize, cursor: cursor ?? undefined });
+              if (pageSize !== page.pageSize) remember({ filter, view, pageSize });
             }}
             pagination={{
               current: page.pageNo,
