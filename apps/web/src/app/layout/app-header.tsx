@@ -26,6 +26,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, ConfigProvider, Dropdown, Layout, Menu, type MenuProps, Tag, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { DialogLoading } from '../../components/dialog-loading';
 import { UserAvatar } from '../../components/user-avatar';
 import { AgencyBrandLogo } from '../../features/brand/agency-brand';
 import { NewsBell, openMessageCenter, type PartnerKey } from '../../features/message';
@@ -37,7 +38,8 @@ import { signOut } from '../../lib/session';
 import { menuIcon } from './menu-icons';
 import { firstPage } from './nav';
 
-// Dialogs of the top bar load the first time they open: they are not part of the shell's first load.
+// Dialogs of the top bar load the first time they open (showing DialogLoading meanwhile): they are not part
+// of the shell's first load.
 const PartnerDialog = lazy(async () => ({
   default: (await import('../../features/message/components/partner-dialog')).PartnerDialog,
 }));
@@ -241,7 +243,7 @@ export function AppHeader(props: AppHeaderProps) {
           </button>
         </Dropdown>
       </div>
-      <Suspense fallback={null}>
+      <Suspense fallback={<DialogLoading />}>
         {partnerUsed && <PartnerDialog module={partner} onClose={() => setPartner(null)} />}
         {clearingUsed && <ClearCacheDialog open={clearing} onClose={() => setClearing(false)} />}
       </Suspense>

@@ -4,6 +4,7 @@ import { ConfigProvider, Grid, Layout } from 'antd';
 import { type CSSProperties, lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
+import { DialogLoading } from '../../components/dialog-loading';
 import { useProviderAddressGuard } from '../../features/brand/agency-brand';
 import { CUSTOMER_KEYS } from '../../features/customer/api';
 import { ChatPrompt, HelpPanel, useMessagePush } from '../../features/message';
@@ -213,7 +214,7 @@ export function MainLayout() {
           </Suspense>
         )}
         {settingsUsed && (
-          <Suspense fallback={null}>
+          <Suspense fallback={<DialogLoading />}>
             <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
           </Suspense>
         )}
@@ -223,7 +224,7 @@ export function MainLayout() {
           </Suspense>
         )}
         {messageCenterUsed && (
-          <Suspense fallback={null}>
+          <Suspense fallback={<DialogLoading />}>
             <MessageCenter />
           </Suspense>
         )}

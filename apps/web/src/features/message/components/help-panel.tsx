@@ -17,6 +17,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Popover, Tooltip } from 'antd';
 import { lazy, Suspense, useState } from 'react';
+import { DialogLoading } from '../../../components/dialog-loading';
 import { toast } from '../../../lib/feedback';
 import { useOnceOpened } from '../../../lib/once-opened';
 import { call } from '../../../lib/request';
@@ -24,7 +25,8 @@ import { MESSAGE_KEYS } from '../api';
 // The shell shows these on every page: their styles cannot wait for 消息管理 (loaded when opened).
 import '../message.css';
 
-// The panel's dialogs load the first time they open: the panel is on every page of the shell.
+// The panel's dialogs load the first time they open (showing DialogLoading meanwhile): the panel is on every
+// page of the shell.
 const EnterpriseChooser = lazy(async () => ({
   default: (await import('../../../components/enterprise-chooser/enterprise-chooser')).EnterpriseChooser,
 }));
@@ -145,7 +147,7 @@ export function HelpPanel() {
           {collapsed && <span className="dzy-help-toggle-text">帮助</span>}
         </button>
       </div>
-      <Suspense fallback={null}>
+      <Suspense fallback={<DialogLoading />}>
         {chooserUsed && (
           <EnterpriseChooser
             open={chooser}
