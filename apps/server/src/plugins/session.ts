@@ -124,6 +124,14 @@ export function scopeOf(session: Pick<SessionCtx, 'agencyId' | 'userId' | 'kjgcI
   };
 }
 
+/**
+ * Whose a file kept on disk for a caller or its job is (an import's failure file, found again by its key):
+ * the agency, and the factory when the caller is one. An agency's failure file is not a factory's to read by
+ * its key (it names clients the factory may not see), nor a factory's the agency's (issue 26 point 2).
+ */
+export const fileOwner = (scope: { agencyId: number | null; kjgcId: number | null }) =>
+  scope.kjgcId === null ? String(scope.agencyId) : `${scope.agencyId}-kjgc${scope.kjgcId}`;
+
 /** The first organisation the user belongs to (administrator places first), or null. */
 async function defaultOrg(tx: Queryable, userId: number): Promise<number | null> {
   const [row] = await tx

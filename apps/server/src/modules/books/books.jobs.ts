@@ -76,7 +76,7 @@ export const voucherImportJob: JobHandler = {
     if (progress.failed.length > 0) {
       failKey = p.key;
       await writeXlsx(
-        join(importDir(ctx.deps), failName(agencyId, failKey)),
+        join(importDir(ctx.deps), failName(ctx.job, failKey)),
         '导入失败',
         [...VOUCHER_IMPORT_COLUMNS, '失败原因'],
         progress.failed.map((f) => [...VOUCHER_IMPORT_COLUMNS.map((_, i) => f.row.cells[i] ?? ''), f.msg]),

@@ -381,7 +381,7 @@ export function customerFileRoutes(app: FastifyInstance, deps: Deps) {
       const key = req.query.redisKey ?? '';
       if (!/^[0-9a-f]{32}$/.test(key)) throw new AppError(CODE.NOT_FOUND, '失败记录不存在或已过期');
       // The agency is in the file name: another agency's key finds nothing.
-      const file = join(importDir(deps), failFileName(s.agencyId, key));
+      const file = join(importDir(deps), failFileName(s, key));
       if (!(await stat(file).catch(() => null))) throw new AppError(CODE.NOT_FOUND, '失败记录不存在或已过期');
       return sendFile(reply, file, name, XLSX_MIME);
     });

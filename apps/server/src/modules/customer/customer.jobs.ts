@@ -19,7 +19,7 @@ import { decrypt, encrypt } from '../../lib/crypto.js';
 import { dataScope } from '../../lib/data-scope.js';
 import type { Deps } from '../../plugins/calls.js';
 import { type JobContext, type JobHandler, yieldToRequests } from '../../plugins/jobs.js';
-import type { SessionCtx } from '../../plugins/session.js';
+import { fileOwner, type SessionCtx } from '../../plugins/session.js';
 import { isAgencyMember } from '../role/member.repo.js';
 import { type ImportLookups, type PlannedRow, planImport, type SheetRow } from './customer.import.js';
 import { applyPasswordBatch, firstLines, type PwdFailure, type PwdKind } from './customer.pwd-import.js';
@@ -72,11 +72,19 @@ export interface ImportProgress {
  */
 const batchSize = (deps: Deps) => (deps.db.kind === 'pglite' ? 100 : 500);
 
-/** The failure file of an import or credentials import: `<agency>-<key>.xlsx`. */
-export const failFileName = (agencyId: number, key: string) => `${agencyId}-${key}.xlsx`;
+/** Who a failure file belongs to: the importer's agency and factory (plugins/session.ts fileOwner). */
+type FileOwner = { agencyId: number | null; kjgcId: number | null };
+
+/** The failure file of an import or credentials import: `<agency>-<key>.xlsx` (`<agency>-kjgc<factory>-<key>.xlsx`). */
+export const failFileName = (owner: FileOwner, key: string) => `${fileOwner(owner)}-${key}.xlsx`;
 
 /** The importer's data scope, as their session would have it (a member who left sees nothing of others'). */
-async function importerScope(tx: Tx, agencyId: number, userId: number): Promise<SessionCtx & { agencyId: number }> {
+async function importerScope(
+  tx: Tx,
+  agencyId: number,
+  userId: number,
+  kjgcId: number | null = null,
+): Promise<SessionCtx & { agencyId: number }> {
   const [me] = await tx
     .select({ isAdmin: memberships.isAdmin, role: memberships.role, departmentId: memberships.departmentId })
     .from(memberships)
@@ -88,6 +96,8 @@ async function importerScope(tx: Tx, agencyId: number, userId: number): Promise<
     isAdmin: me?.isAdmin ?? false,
     role: (me?.role ?? 0) as 0 | 1 | 2,
     departmentId: me?.departmentId ?? null,
+    // The factory the job runs for (its transaction is already in it: jobs.kjgc_id), for whatever reads it.
+    kjgcId,
   } as SessionCtx & { agencyId: number };
 }
 
@@ -293,7 +303,7 @@ export const importJob: JobHandler = {
       await mkdir(dir, { recursive: true });
       redisKey = p.key;
       await writeXlsx(
-        join(dir, failFileName(job.agencyId, p.key)),
+        join(dir, failFileName(job, p.key)),
         '导入失败记录',
         ['行号', ...IMPORT_COLUMNS, '失败原因'],
         failed.map((r) => [String(r.line), ...IMPORT_COLUMNS.map((_, i) => r.cells[i] ?? ''), r.reason]),
@@ -333,8 +343,8 @@ interface PwdProgress {
 const PWD_AUDIT: Record<PwdKind, string> = { password: 'customer.credential_import', shuiju: 'customer.shuiju_import' };
 
 /** The failure file of a password import: 税局 ones under their own prefix. */
-export const pwdFailFile = (kind: PwdKind, agencyId: number, key: string) =>
-  failFileName(agencyId, kind === 'shuiju' ? `sj-${key}` : key);
+export const pwdFailFile = (kind: PwdKind, owner: FileOwner, key: string) =>
+  failFileName(owner, kind === 'shuiju' ? `sj-${key}` : key);
 
 /**
  * A password import (账号密码 or 税局密码) as a job: a batch of rows per transaction with the progress
@@ -356,7 +366,7 @@ async function passwordJob(ctx: JobContext, p: ImportPayload, kind: PwdKind) {
     const batch = rows.slice(progress.done, progress.done + size);
     const current = progress;
     progress = await ctx.inTx(async (tx) => {
-      const scope = await importerScope(tx, job.agencyId, p.userId);
+      const scope = await importerScope(tx, job.agencyId, p.userId, job.kjgcId);
       const r = await applyPasswordBatch(tx, kind, deps.config.secretKey, scope, batch, first);
       const next: PwdProgress = {
         ...current,
@@ -384,7 +394,7 @@ async function passwordJob(ctx: JobContext, p: ImportPayload, kind: PwdKind) {
     await mkdir(importDir(deps), { recursive: true });
     redisKey = p.key;
     await writeXlsx(
-      join(importDir(deps), pwdFailFile(kind, job.agencyId, p.key)),
+      join(importDir(deps), pwdFailFile(kind, job, p.key)),
       kind === 'shuiju' ? '税局密码导入失败记录' : '账号密码导入失败记录',
       ['行号', '企业税号', '失败原因'],
       progress.failed.map((f) => [String(f.line), f.qysh, f.reason]),

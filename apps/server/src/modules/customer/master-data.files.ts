@@ -39,7 +39,7 @@ const EXPORT_MAX = 50_000;
 const SHUIJU_UPLOAD_MAX = 5 * 1024 * 1024;
 const FAIL_GONE = '失败记录不存在或已过期';
 /** 税局 failure files live beside the credentials import's, under their own prefix. */
-const shuiJuFail = (agencyId: number, key: string) => pwdFailFile('shuiju', agencyId, key);
+const shuiJuFail = (owner: SessionCtx, key: string) => pwdFailFile('shuiju', owner, key);
 
 /** The rows of the 需更新 export: one per difference, in the list's order, within the caller's data scope. */
 export async function needUpdateRows(tx: Tx, s: SessionCtx & { agencyId: number }, body: unknown) {
@@ -129,7 +129,7 @@ export function masterDataFileRoutes(app: FastifyInstance, deps: Deps) {
     const s = await guard(deps, req, 'customer:import');
     const key = req.query.redisKey ?? '';
     if (!/^[0-9a-f]{32}$/.test(key)) throw new AppError(CODE.NOT_FOUND, FAIL_GONE);
-    const file = join(importDir(deps), shuiJuFail(s.agencyId, key));
+    const file = join(importDir(deps), shuiJuFail(s, key));
     if (!(await stat(file).catch(() => null))) throw new AppError(CODE.NOT_FOUND, FAIL_GONE);
     return sendFile(reply, file, '批量导入税局密码失败记录.xlsx', XLSX_MIME);
   });

@@ -39,7 +39,7 @@ import { dataScope } from '../../lib/data-scope.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
-import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
+import { fileOwner, resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { sniffAttachment } from '../customer/customer.files.js';
 import { ExcelJS, readTableUpload, writeXlsx } from '../customer/xlsx.js';
 import {
@@ -74,7 +74,7 @@ async function guard(deps: Deps, req: FastifyRequest, perms: PermKey[]): Promise
 const scoped = <T>(deps: Deps, s: Agent, fn: (tx: Tx) => Promise<T>) => inScope(deps.db.app, scopeOf(s), fn);
 
 const dirOf = (deps: Pick<Deps, 'config'>, sub: string) => resolve(deps.config.dataDir, 'uploads', sub);
-const failFile = (agencyId: number, kind: Kind, key: string) => `${kind}-${agencyId}-${key}.xlsx`;
+const failFile = (owner: SessionCtx, kind: Kind, key: string) => `${kind}-${fileOwner(owner)}-${key}.xlsx`;
 const STORED_RE = /^[0-9a-f]{32}\.(pdf|jpg|png|xlsx|docx)$/;
 
 /** Removes stored step attachments (after their rows are gone). */
@@ -195,7 +195,7 @@ async function writeFailures(deps: Deps, s: Agent, kind: Kind, columns: readonly
   const dir = dirOf(deps, 'workorder-import');
   await mkdir(dir, { recursive: true });
   await writeXlsx(
-    join(dir, failFile(s.agencyId, kind, key)),
+    join(dir, failFile(s, kind, key)),
     kind === 'template' ? '工单模板导入失败记录' : '工单导入失败记录',
     [...columns, '行号', '失败原因'],
     rows.map((r) => [...columns.map((_, i) => r.cells[i] ?? ''), String(r.line), r.reason]),
@@ -425,7 +425,7 @@ export function workOrderFileRoutes(app: FastifyInstance, deps: Deps) {
     const key = req.query.redisKey ?? '';
     if (!/^[0-9a-f]{32}$/.test(key)) throw new AppError(CODE.NOT_FOUND, '失败记录不存在或已过期');
     // The agency is in the file name: another agency's key finds nothing.
-    const file = join(dirOf(deps, 'workorder-import'), failFile(s.agencyId, kind, key));
+    const file = join(dirOf(deps, 'workorder-import'), failFile(s, kind, key));
     if (!(await stat(file).catch(() => null))) throw new AppError(CODE.NOT_FOUND, '失败记录不存在或已过期');
     const name = kind === 'order' ? WO_IMPORT_MSG.failListName : WO_IMPORT_MSG.templateFailListName;
     return sendFile(reply, createReadStream(file), `${name}.xlsx`);
