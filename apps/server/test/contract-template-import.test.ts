@@ -157,6 +157,19 @@ describe('template import', () => {
     const path = CONTRACT_TEMPLATE_FILES.templateImport;
     const asXls = await upload(t, path, admin, { name: 'a.xls', data: good });
     expect(asXls).toMatchObject({ code: CODE.BAD_REQUEST, msg: TEMPLATE_IMPORT_MSG.badType });
+    // A .csv of the same rows too: the template file is .xlsx only (business.md), though other imports read .csv.
+    const asCsv = await upload(t, path, admin, {
+      name: '模板.CSV',
+      data: Buffer.from(`${TEMPLATE_IMPORT_COLUMNS.join(',')}\n拒绝,,记账报税,否,1,0\n`),
+    });
+    expect(asCsv).toMatchObject({ code: CODE.BAD_REQUEST, msg: TEMPLATE_IMPORT_MSG.badType });
+    // The extension is checked case-insensitively.
+    const upper = await upload(t, path, admin, {
+      name: '大写.XLSX',
+      data: await xlsx(TEMPLATE_IMPORT_COLUMNS, [['大写扩展名', '', '记账报税', '否', '1', '0']]),
+    });
+    expect(upper.code).toBe(CODE.OK);
+    expect(await templateByName('大写扩展名')).not.toBeNull();
     const fake = await upload(t, path, admin, { name: 'a.xlsx', data: Buffer.from('not a zip') });
     expect(fake.msg).toBe(TEMPLATE_IMPORT_MSG.badType);
     const none = await upload(t, path, admin, null);

@@ -95,7 +95,7 @@ export const BOOK_MSG = {
   templateUnknownCode: '该账套没有科目{code}，常用凭证无法套用',
   importNoFile: '请选择要导入的文件',
   importTooLarge: '文件不能超过2MB',
-  importBadType: '请上传.xlsx格式的凭证导入模板',
+  importBadType: '请上传.xlsx或.csv格式的凭证导入文件',
   importHeader: '表头与模板不一致，请下载模板后填写',
   importEmpty: '文件中没有凭证数据',
   importTooMany: `一次最多导入${VOUCHER_IMPORT_MAX_ROWS}行分录`,

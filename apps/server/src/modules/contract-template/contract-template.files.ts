@@ -26,7 +26,7 @@ import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
-import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
+import { fileOwner, resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { ExcelJS, readTableUpload, writeXlsx } from '../customer/xlsx.js';
 import { type FailedRow, planServiceImport, planTemplateImport, type SheetRow } from './contract-template.import.js';
 import { writeTemplatesBulk } from './contract-template.service.js';
@@ -46,7 +46,8 @@ const scoped = <T>(deps: Deps, s: Agent, fn: (tx: Tx) => Promise<T>) => inScope(
 
 export const templateImportDir = (deps: Pick<Deps, 'config'>) =>
   resolve(deps.config.dataDir, 'uploads', 'contract-template-import');
-const failFile = (agencyId: number, kind: 'temp' | 'service', key: string) => `${kind}-${agencyId}-${key}.xlsx`;
+const failFile = (owner: SessionCtx, kind: 'temp' | 'service', key: string) =>
+  `${kind}-${fileOwner(owner)}-${key}.xlsx`;
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const disposition = (name: string) =>
@@ -59,12 +60,16 @@ const sendXlsx = (reply: FastifyReply, body: Buffer | ReturnType<typeof createRe
     .header('cache-control', 'private, no-store')
     .send(body);
 
-/** The one uploaded .xlsx or .csv (field `file`), read and checked: type, size, header, rows. */
+/**
+ * The one uploaded file (field `file`), read and checked: type, size, header, rows. The template file is .xlsx
+ * only, by the spec (business.md, 模板导入: 文件格式有误，请检查后再上传!); the service items' may be a .csv too.
+ */
 async function readUpload(
   req: FastifyRequest,
   columns: readonly string[],
   maxRows: number,
   agencyId: number,
+  accept: 'table' | 'xlsx',
 ): Promise<SheetRow[]> {
   if (!req.isMultipart()) throw new AppError(CODE.BAD_REQUEST, TEMPLATE_IMPORT_MSG.noFile);
   let buf: Buffer;
@@ -93,7 +98,7 @@ async function readUpload(
     if (err instanceof AppError) throw err;
     throw new AppError(CODE.BAD_REQUEST, TEMPLATE_IMPORT_MSG.noFile);
   }
-  const read = await readTableUpload(buf, fileName, columns, maxRows, `agency:${agencyId}`);
+  const read = await readTableUpload(buf, fileName, columns, maxRows, `agency:${agencyId}`, accept);
   if (read.ok) return read.rows;
   const msg = {
     bad: TEMPLATE_IMPORT_MSG.badType,
@@ -119,7 +124,7 @@ async function writeFailures(
   const dir = templateImportDir(deps);
   await mkdir(dir, { recursive: true });
   await writeXlsx(
-    join(dir, failFile(s.agencyId, kind, key)),
+    join(dir, failFile(s, kind, key)),
     kind === 'temp' ? '合同模板导入失败记录' : '服务项目导入失败记录',
     [...columns, '行号', '失败原因'],
     rows.map((r) => [...columns.map((_, i) => r.cells[i] ?? ''), String(r.line), r.reason]),
@@ -190,7 +195,7 @@ export function contractTemplateFileRoutes(app: FastifyInstance, deps: Deps) {
 
     scope.post(`/api/${CONTRACT_TEMPLATE_FILES.templateImport}`, async (req) => {
       const s = await guard(deps, req, 'contract:template:import');
-      const rows = await readUpload(req, TEMPLATE_IMPORT_COLUMNS, TEMPLATE_IMPORT_MAX_ROWS, s.agencyId);
+      const rows = await readUpload(req, TEMPLATE_IMPORT_COLUMNS, TEMPLATE_IMPORT_MAX_ROWS, s.agencyId, 'xlsx');
       const plan = await scoped(deps, s, async (tx) => {
         const services = await tx
           .select({ id: serviceItems.id, name: serviceItems.serviceName, serviceStatic: serviceItems.serviceStatic })
@@ -234,7 +239,7 @@ export function contractTemplateFileRoutes(app: FastifyInstance, deps: Deps) {
 
     scope.post(`/api/${CONTRACT_TEMPLATE_FILES.serviceImport}`, async (req) => {
       const s = await guard(deps, req, 'contract:service:import');
-      const rows = await readUpload(req, SERVICE_IMPORT_COLUMNS, SERVICE_IMPORT_MAX_ROWS, s.agencyId);
+      const rows = await readUpload(req, SERVICE_IMPORT_COLUMNS, SERVICE_IMPORT_MAX_ROWS, s.agencyId, 'table');
       const plan = await scoped(deps, s, async (tx) => {
         const existing = await tx
           .select({ id: serviceItems.id, name: serviceItems.serviceName })
@@ -288,7 +293,7 @@ export function contractTemplateFileRoutes(app: FastifyInstance, deps: Deps) {
       const key = req.query.redisKey ?? '';
       if (!/^[0-9a-f]{32}$/.test(key)) throw new AppError(CODE.NOT_FOUND, '失败记录不存在或已过期');
       // The agency is in the file name: another agency's key finds nothing.
-      const file = join(templateImportDir(deps), failFile(s.agencyId, kind, key));
+      const file = join(templateImportDir(deps), failFile(s, kind, key));
       if (!(await stat(file).catch(() => null))) throw new AppError(CODE.NOT_FOUND, '失败记录不存在或已过期');
       return sendXlsx(reply, createReadStream(file), `${name}.xlsx`);
     });

@@ -106,8 +106,11 @@ export function readTableUpload(
   columns: readonly string[],
   maxRows: number,
   owner: string,
+  /** 'xlsx': an .xlsx only (the contract-template file, by the spec: business.md 模板导入). */
+  accept: 'table' | 'xlsx' = 'table',
 ): Promise<ReadOutcome> {
-  if (!isTableUpload(buf, fileName)) return Promise.resolve({ ok: false, reason: 'bad' });
+  if (!isTableUpload(buf, fileName) || (accept === 'xlsx' && !/\.xlsx$/i.test(fileName)))
+    return Promise.resolve({ ok: false, reason: 'bad' });
   return /\.csv$/i.test(fileName) ? readCsv(buf, columns, maxRows, owner) : readXlsx(buf, columns, maxRows, owner);
 }
 

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { downloadFile, uploadFile } from '../../features/customer/api';
 import { toast } from '../../lib/feedback';
 import { type ImportCounts, ImportResultView } from './import-result';
+import { isTableFile, TABLE_FILE_ACCEPT, TABLE_FILE_LABEL } from './table-file';
 
 /** What an .xlsx import answers: its counts and the key of its failure file ('' when nothing failed). */
 export interface XlsxImportResult extends ImportCounts {
@@ -22,6 +23,8 @@ export interface XlsxImportSpec {
   /** The failure file's address for an outcome, and its file name. */
   failUrl: (outcome: XlsxImportResult) => string;
   failName: string;
+  /** Whether a .csv is read too (the contract-template file is .xlsx only, by the spec). */
+  csv?: boolean;
   notes: readonly string[];
 }
 
@@ -50,10 +53,11 @@ export function XlsxImportDialog({
   }, [spec]);
   if (!spec) return null;
   const text = spec;
+  const kinds = text.csv ? TABLE_FILE_LABEL : '.xlsx';
 
   const choose = (f: File) => {
     if (file) toast('warning', TEMPLATE_IMPORT_MSG.oneFile);
-    else if (!/\.xlsx$/i.test(f.name)) toast('warning', TEMPLATE_IMPORT_MSG.badType);
+    else if (!(text.csv ? isTableFile(f.name) : /\.xlsx$/i.test(f.name))) toast('warning', TEMPLATE_IMPORT_MSG.badType);
     else if (f.size >= TEMPLATE_IMPORT_MAX_BYTES) toast('warning', TEMPLATE_IMPORT_MSG.tooLarge);
     else setFile(f);
     return Upload.LIST_IGNORE;
@@ -107,7 +111,7 @@ export function XlsxImportDialog({
       </Space>
       <Typography.Paragraph style={{ marginBottom: 8 }}>第二步：选择填好的文件</Typography.Paragraph>
       <Upload.Dragger
-        accept=".xlsx"
+        accept={text.csv ? TABLE_FILE_ACCEPT : '.xlsx'}
         beforeUpload={choose}
         showUploadList={false}
         multiple={false}
@@ -116,9 +120,9 @@ export function XlsxImportDialog({
         <p className="ant-upload-drag-icon">
           <InboxOutlined />
         </p>
-        <p className="ant-upload-text">{file ? file.name : '点击或拖拽 .xlsx 文件到此处'}</p>
+        <p className="ant-upload-text">{file ? file.name : `点击或拖拽 ${kinds} 文件到此处`}</p>
         <p className="ant-upload-hint">
-          {file ? '如需更换，请先移除当前文件' : '只能上传 1 个 .xlsx 文件，且小于 5MB'}
+          {file ? '如需更换，请先移除当前文件' : `只能上传 1 个 ${kinds} 文件，且小于 5MB`}
         </p>
       </Upload.Dragger>
       {file && (

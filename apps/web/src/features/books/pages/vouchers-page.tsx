@@ -17,6 +17,7 @@ import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useHasPerm } from '../../../components/auth';
 import { ImportResultView } from '../../../components/import-result/import-result';
+import { TABLE_FILE_ACCEPT, TABLE_FILE_LABEL } from '../../../components/import-result/table-file';
 import { type ListColumn, ListTable } from '../../../components/list-page/list-table';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { toast } from '../../../lib/feedback';
@@ -399,7 +400,7 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
               下载导入模板
             </Button>
             <Upload.Dragger
-              accept=".xlsx"
+              accept={TABLE_FILE_ACCEPT}
               maxCount={1}
               showUploadList={false}
               beforeUpload={async (file) => {
@@ -411,7 +412,7 @@ function VoucherList({ book }: { book: NonNullable<ReturnType<typeof useBookInfo
                 return false;
               }}
             >
-              <p className="ant-upload-text">点击或拖拽 .xlsx 文件到此处</p>
+              <p className="ant-upload-text">点击或拖拽 {TABLE_FILE_LABEL} 文件到此处</p>
               <p className="ant-upload-hint">一次最多2000行，不超过2MB</p>
             </Upload.Dragger>
           </Space>

@@ -20,6 +20,7 @@ const SPECS: Record<ImportMode, XlsxImportSpec> = {
     templateName: 'fwxm_temp.xlsx',
     failUrl: (r) => `${CONTRACT_TEMPLATE_FILES.serviceFailList}?redisKey=${r.redisKey}&failNum=${r.failNum}`,
     failName: `${TEMPLATE_IMPORT_MSG.serviceFailListName}.xlsx`,
+    csv: true,
     notes: ['请勿修改表头', '服务名称相同的将更新已有服务项目', '校验不通过的行不导入，可下载失败记录查看原因'],
   },
 };

@@ -13,6 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Modal, Progress, Space, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
 import { ImportResultView } from '../../../components/import-result/import-result';
+import { isTableFile, TABLE_FILE_ACCEPT, TABLE_FILE_LABEL } from '../../../components/import-result/table-file';
 import { toast } from '../../../lib/feedback';
 import { onPush } from '../../../lib/push';
 import { call } from '../../../lib/request';
@@ -31,7 +32,7 @@ const TEXT: Record<
     failPath: CUSTOMER_FILES.importFailList,
     failName: '批量导入客户失败记录.xlsx',
     notes: [
-      `单次最多导入${IMPORT_MAX_ROWS}条，文件为 .xlsx 且不超过 5MB；请勿修改表头。`,
+      `单次最多导入${IMPORT_MAX_ROWS}条，文件为 .xlsx 或 .csv 且不超过 5MB；请勿修改表头。`,
       '企业名称、企业税号必填；同一机构内税号不可重复，已有的企业不会被覆盖。',
       '校验不通过的行不导入，可下载失败记录查看每行原因。',
     ],
@@ -118,7 +119,7 @@ export function ImportDialog({
 
   const choose = (f: File) => {
     if (file) toast('warning', IMPORT_MSG.oneFile);
-    else if (!/\.xlsx$/i.test(f.name)) toast('warning', IMPORT_MSG.badType);
+    else if (!isTableFile(f.name)) toast('warning', IMPORT_MSG.badType);
     else if (f.size > IMPORT_MAX_BYTES) toast('warning', IMPORT_MSG.tooLarge);
     else setFile(f);
     return Upload.LIST_IGNORE;
@@ -207,7 +208,7 @@ export function ImportDialog({
         </Space>
         <Typography.Paragraph style={{ marginBottom: 8 }}>第二步：选择填好的文件</Typography.Paragraph>
         <Upload.Dragger
-          accept=".xlsx"
+          accept={TABLE_FILE_ACCEPT}
           maxCount={1}
           beforeUpload={choose}
           showUploadList={false}
@@ -216,7 +217,7 @@ export function ImportDialog({
           <p className="ant-upload-drag-icon">
             <InboxOutlined />
           </p>
-          <p className="ant-upload-text">{file ? file.name : '点击或拖拽 .xlsx 文件到此处'}</p>
+          <p className="ant-upload-text">{file ? file.name : `点击或拖拽 ${TABLE_FILE_LABEL} 文件到此处`}</p>
           <p className="ant-upload-hint">{file ? '如需更换，请先移除当前文件' : '只能上传 1 个文件，不超过 5MB'}</p>
         </Upload.Dragger>
         {file && (

@@ -13,6 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Modal, Progress, Radio, Space, Steps, Table, Upload } from 'antd';
 import { useState } from 'react';
 import { ImportResultView } from '../../../components/import-result/import-result';
+import { TABLE_FILE_ACCEPT, TABLE_FILE_LABEL } from '../../../components/import-result/table-file';
 import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
 import { downloadFile, uploadFile } from '../../customer/api';
@@ -207,7 +208,7 @@ export function BatchDialog(props: { open: boolean; aeiId: number; onClose: () =
             下载模板
           </Button>
           <Upload.Dragger
-            accept=".xlsx"
+            accept={TABLE_FILE_ACCEPT}
             maxCount={1}
             showUploadList={false}
             disabled={uploading}
@@ -224,7 +225,7 @@ export function BatchDialog(props: { open: boolean; aeiId: number; onClose: () =
             <p className="ant-upload-drag-icon">
               <InboxOutlined />
             </p>
-            <p>点击或拖拽 .xlsx 文件到此处上传</p>
+            <p>点击或拖拽 {TABLE_FILE_LABEL} 文件到此处上传</p>
           </Upload.Dragger>
         </>
       ) : r && r.state === 'running' ? (

@@ -11,6 +11,7 @@ import {
 } from '@dzy/shared';
 import { Alert, Button, Form, Input, Modal, Radio, Select, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useState } from 'react';
+import { isTableFile, TABLE_FILE_ACCEPT } from '../../../components/import-result/table-file';
 import { toast } from '../../../lib/feedback';
 import { call } from '../../../lib/request';
 import { downloadFile, uploadFile } from '../../customer/api';
@@ -39,7 +40,7 @@ export function BatchInviteDialog({ open, onClose }: { open: boolean; onClose: (
 
   // The server reads the sheet (in its spreadsheet worker) into the list; the list is then sent as a pasted one.
   const readFile = async (f: File) => {
-    if (!/\.xlsx$/i.test(f.name)) toast('warning', IMPORT_MSG.badType);
+    if (!isTableFile(f.name)) toast('warning', IMPORT_MSG.badType);
     else if (f.size > INVITE_FILE_MAX_BYTES) toast('warning', INVITE_FILE_MSG.tooLarge);
     else {
       setReading(true);
@@ -138,10 +139,10 @@ export function BatchInviteDialog({ open, onClose }: { open: boolean; onClose: (
             type="info"
             showIcon
             style={{ marginBottom: 16 }}
-            title={`每行一人：手机号，后面可跟姓名（空格或逗号隔开），可从表格复制两列粘贴，或按模板填写 .xlsx 导入。一次最多${BATCH_INVITE_MAX}人，每人收到一条邀请短信，${INVITE_VALID_DAYS}天内有效。`}
+            title={`每行一人：手机号，后面可跟姓名（空格或逗号隔开），可从表格复制两列粘贴，或按模板填写 .xlsx（或 .csv）导入。一次最多${BATCH_INVITE_MAX}人，每人收到一条邀请短信，${INVITE_VALID_DAYS}天内有效。`}
           />
           <Space size={16} style={{ marginBottom: 12, marginLeft: 84 }} wrap>
-            <Upload accept=".xlsx" showUploadList={false} beforeUpload={readFile}>
+            <Upload accept={TABLE_FILE_ACCEPT} showUploadList={false} beforeUpload={readFile}>
               <Button icon={<UploadOutlined />} loading={reading}>
                 从Excel导入
               </Button>

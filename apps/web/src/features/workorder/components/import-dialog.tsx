@@ -11,6 +11,7 @@ const SPECS: Record<WoImportKind, XlsxImportSpec> = {
     templateName: 'gdmb_temp.xlsx',
     failUrl: (r) => `${WO_FILES.failList}?kind=template&redisKey=${r.redisKey}`,
     failName: `${WO_IMPORT_MSG.templateFailListName}.xlsx`,
+    csv: true,
     notes: [
       '每行一个步骤，同一模板的多行填写相同的模板名称，步骤按行的顺序排列',
       '模板名称相同的将更新已有模板',
@@ -24,6 +25,7 @@ const SPECS: Record<WoImportKind, XlsxImportSpec> = {
     templateName: 'gd_temp.xlsx',
     failUrl: (r) => `${WO_FILES.failList}?kind=order&redisKey=${r.redisKey}`,
     failName: `${WO_IMPORT_MSG.failListName}.xlsx`,
+    csv: true,
     notes: [
       '每行一个工单：企业税号、工单模板名称、备注',
       '各步骤的处理人按模板的岗位自动分配',
