@@ -162,7 +162,8 @@ describe('期末结转', () => {
     const step = r.data.steps.find((x) => x.kind === 'surtax');
     expect(step).toMatchObject({ voucherNo: '记-5', voucherTotal: 210_00, amount: 210_00 });
     expect(await voucherLines(step?.voucherId ?? 0)).toEqual([
-      { code: '5403', debit: '21000', credit: '0' },
+      // 城建税 on its own 税金及附加 sub-account (issue 28 point 8: 会小企02 line 6 reads it).
+      { code: '540302', debit: '21000', credit: '0' },
       { code: '222103', debit: '0', credit: '21000' },
     ]);
     // Again: the same voucher, not a second one.
@@ -188,7 +189,7 @@ describe('期末结转', () => {
       { code: '3103', debit: '0', credit: '20000000' },
       { code: '3103', debit: '15321000', credit: '0' },
       { code: '5401', debit: '0', credit: '12000000' },
-      { code: '5403', debit: '0', credit: '21000' },
+      { code: '540302', debit: '0', credit: '21000' },
       { code: '560201', debit: '0', credit: '3000000' },
       { code: '560202', debit: '0', credit: '300000' },
     ]);

@@ -29,7 +29,7 @@ import type { Queryable } from '../../db/client.js';
 import { bookAccounts, bookCloses, books, enterprises, voucherRules, vouchers } from '../../db/schema/index.js';
 import { AppError } from '../../plugins/errors.js';
 import { citFactsOf } from '../book-reports/books-source.js';
-import { chartCodes } from '../books/charts.js';
+import { chartCodes, TAX_EXPENSE_NAMES } from '../books/charts.js';
 import {
   type BookRow,
   createVoucher,
@@ -248,6 +248,35 @@ async function leafFor(tx: Queryable, bookId: number, code: string) {
   return a;
 }
 
+/**
+ * The 税金及附加 sub-account a surtax is expensed to (issue 28 point 8): the enabled leaf under `parent` whose name
+ * is the tax's (TAX_EXPENSE_NAMES: the words 会小企02 line 6 / line 10 read), the preset code first; a book whose
+ * 税金及附加 has no sub-accounts at all posts to 税金及附加 itself. None: the book lacks the account (refused).
+ */
+async function taxExpenseLeaf(tx: Queryable, bookId: number, parent: string, tax: keyof typeof TAX_EXPENSE_NAMES) {
+  const want = TAX_EXPENSE_NAMES[tax];
+  const rows = await tx
+    .select({ id: bookAccounts.id, code: bookAccounts.code, name: bookAccounts.name, isLeaf: bookAccounts.isLeaf })
+    .from(bookAccounts)
+    .where(
+      and(
+        eq(bookAccounts.bookId, bookId),
+        sql`${bookAccounts.code} like ${`${parent}%`}`,
+        eq(bookAccounts.enabled, true),
+      ),
+    )
+    .orderBy(bookAccounts.code);
+  const own = rows.find((r) => r.code === parent);
+  if (own?.isLeaf) return own;
+  const fits = (name: string) =>
+    want.names.some((w) => name.includes(w)) && !want.not.some((w: string) => name.includes(w));
+  const preset = rows.find((r) => r.isLeaf && r.code === `${parent}${want.code}` && fits(r.name));
+  const found = preset ?? rows.find((r) => r.isLeaf && r.code !== parent && fits(r.name));
+  if (!found)
+    throw new AppError(CODE.CONFLICT, fillMsg(BOOK_CLOSE_MSG.noAccount, { code: `${parent}（${want.names[0]}）` }));
+  return found;
+}
+
 async function transferVoucher(tx: Queryable, bookId: number, period: string, kind: TransferKind) {
   const [v] = await tx
     .select()
@@ -411,21 +440,27 @@ async function transferLines(
   }
   if (kind === 'surtax') {
     if (surtax.total === 0) return none;
+    // Each surtax is expensed to its own 税金及附加 sub-account (会小企02 line 6 城市维护建设税, line 10 教育费附加、…)
+    // and owed on its own 应交税费 sub-account: debits first, then credits (issue 28 point 8).
     const summary = '计提附加税';
-    const lines: VoucherLineInput[] = [
-      {
-        summary,
-        accountId: (await leafFor(tx, book.id, codes.taxesAndSurcharges)).id,
-        debit: surtax.total,
-        credit: 0,
-      },
+    const parts: [keyof typeof TAX_EXPENSE_NAMES, string, number][] = [
+      ['cjs', CLOSE_CODES.cjs, surtax.cjs],
+      ['edu', CLOSE_CODES.edu, surtax.edu],
+      ['localEdu', CLOSE_CODES.localEdu, surtax.localEdu],
     ];
-    const parts: [string, number][] = [
-      [CLOSE_CODES.cjs, surtax.cjs],
-      [CLOSE_CODES.edu, surtax.edu],
-      [CLOSE_CODES.localEdu, surtax.localEdu],
-    ];
-    for (const [code, amount] of parts)
+    const debits = new Map<number, number>();
+    for (const [tax, , amount] of parts) {
+      if (amount === 0) continue;
+      const id = (await taxExpenseLeaf(tx, book.id, codes.taxesAndSurcharges, tax)).id;
+      debits.set(id, (debits.get(id) ?? 0) + amount);
+    }
+    const lines: VoucherLineInput[] = [...debits].map(([accountId, debit]) => ({
+      summary,
+      accountId,
+      debit,
+      credit: 0,
+    }));
+    for (const [, code, amount] of parts)
       if (amount !== 0)
         lines.push({ summary, accountId: (await leafFor(tx, book.id, code)).id, debit: 0, credit: amount });
     return { ...none, lines, amount: surtax.total };

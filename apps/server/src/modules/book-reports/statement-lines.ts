@@ -123,7 +123,13 @@ export const TOTAL_EQUITY = 52;
  * 会小企02表 利润表. A line's amount from the 损益 accounts' own side of the period: 收入 lines take the credit
  * amounts, 费用 lines the debit amounts (returns and reversals entered as 红字 on the same side), so the
  * 结转损益 voucher (debit income, credit expenses) never counts. `inc` marks income lines.
- * The 其中 lines take the sub-accounts whose names contain the words given in `names`.
+ * The 其中 lines take the sub-accounts whose names contain the words given in `names`; the preset chart has a
+ * sub-account for each (books/charts.ts: 5403 税金及附加, 5301 营业外收入, 5711 营业外支出, 5601/5602 …) and the
+ * 计提附加税 posts to them, so lines 6 and 10 show the accrued surtax (issue 28 point 8).
+ * Lines and 行次 as 小企业会计准则 (财会〔2011〕17号) 附录 (三) 利润表 会小企02 gives them (text as published at
+ * https://www.dongao.com/fgk/xqykjzz/20180130848148_24.shtml); line 3 is named 税金及附加 since 财会〔2016〕22号
+ * (it was 营业税金及附加). Line 26 reads 无法收回的长期债券投资损失 as 准则第七十条 and the 1501 account name it (the
+ * published table prints 长期债权投资损失: both words are matched).
  */
 export interface IncomeLineDef extends LineDef {
   inc?: boolean;
@@ -187,7 +193,13 @@ export const INCOME_LINES: readonly IncomeLineDef[] = [
   { no: 23, name: '其中：政府补助', indent: 2, acc: ['5301'], inc: true, names: ['政府补助'] },
   { no: 24, name: '减：营业外支出', indent: 1, acc: ['5711'] },
   { no: 25, name: '其中：坏账损失', indent: 2, acc: ['5711'], names: ['坏账损失'] },
-  { no: 26, name: '无法收回的长期债券投资损失', indent: 2, acc: ['5711'], names: ['长期债券投资损失'] },
+  {
+    no: 26,
+    name: '无法收回的长期债券投资损失',
+    indent: 2,
+    acc: ['5711'],
+    names: ['长期债券投资损失', '长期债权投资损失'],
+  },
   { no: 27, name: '无法收回的长期股权投资损失', indent: 2, acc: ['5711'], names: ['长期股权投资损失'] },
   { no: 28, name: '自然灾害等不可抗力因素造成的损失', indent: 2, acc: ['5711'], names: ['自然灾害', '不可抗力'] },
   { no: 29, name: '税收滞纳金', indent: 2, acc: ['5711'], names: ['滞纳金'] },

@@ -71,6 +71,9 @@ const ADMIN_EXPENSES: readonly (readonly [string, string])[] = [
   ['12', '福利费'],
   ['13', '咨询服务费'],
   ['14', '无形资产摊销'],
+  // 会小企02 line 15 其中：开办费 and line 17 研究费用 (会企02 line 6 研发费用) read these by name.
+  ['15', '开办费'],
+  ['16', '研究费用'],
   ['99', '其他'],
 ];
 const SELLING_EXPENSES: readonly (readonly [string, string])[] = [
@@ -79,12 +82,54 @@ const SELLING_EXPENSES: readonly (readonly [string, string])[] = [
   ['03', '业务宣传费'],
   ['04', '运输费'],
   ['05', '装卸费'],
+  // 会小企02 line 12 其中：商品维修费.
+  ['06', '商品维修费'],
   ['99', '其他'],
 ];
 const FINANCE_EXPENSES: readonly (readonly [string, string])[] = [
   ['01', '利息'],
   ['02', '手续费'],
   ['03', '汇兑损益'],
+];
+/**
+ * 税金及附加 (5403 / 6403) by tax, so that 会小企02's 其中 lines 4–10 (消费税, 营业税, 城市维护建设税, 资源税, 土地增值税,
+ * 城镇土地使用税、房产税、车船税、印花税, 教育费附加、矿产资源补偿费、排污费) are read from them (issue 28 point 8;
+ * statement-lines.ts matches a line to the sub-accounts by name). Source of the lines: 小企业会计准则 (财会〔2011〕17号)
+ * 附录《小企业会计准则——会计科目、主要账务处理和财务报表》(三) 利润表 会小企02 (text as published at
+ * https://www.dongao.com/fgk/xqykjzz/20180130848148_24.shtml); the line is named 税金及附加 since 财会〔2016〕22号.
+ * 营业税 (abolished 2016-05-01) has no sub-account. 99 其他 takes what an older book had booked on 5403 itself
+ * (migration 0046). The product's 计提附加税 posts to 02, 09 and 10 (book-close/close.service.ts).
+ */
+const TAX_EXPENSES: readonly (readonly [string, string])[] = [
+  ['01', '消费税'],
+  ['02', '城市维护建设税'],
+  ['03', '资源税'],
+  ['04', '土地增值税'],
+  ['05', '城镇土地使用税'],
+  ['06', '房产税'],
+  ['07', '车船税'],
+  ['08', '印花税'],
+  ['09', '教育费附加'],
+  ['10', '地方教育附加'],
+  ['99', '其他'],
+];
+/**
+ * 营业外支出 (5711, 小企业会计准则 only): 会小企02 lines 25–29, named as 小企业会计准则 第七十条 lists them ("坏账损失、
+ * 无法收回的长期债券投资损失、无法收回的长期股权投资损失、自然灾害等不可抗力因素造成的损失、税收滞纳金"); 99 其他 for the
+ * rest of 第七十条 (罚款、捐赠支出 …) and what an older book had on 5711 itself.
+ */
+const NON_OPERATING_EXPENSES: readonly (readonly [string, string])[] = [
+  ['01', '坏账损失'],
+  ['02', '无法收回的长期债券投资损失'],
+  ['03', '无法收回的长期股权投资损失'],
+  ['04', '自然灾害等不可抗力因素造成的损失'],
+  ['05', '税收滞纳金'],
+  ['99', '其他'],
+];
+/** 营业外收入 (5301, 小企业会计准则 only): 会小企02 line 23 其中：政府补助. */
+const NON_OPERATING_INCOME: readonly (readonly [string, string])[] = [
+  ['01', '政府补助'],
+  ['99', '其他'],
 ];
 const PROFIT_DISTRIBUTION: readonly (readonly [string, string])[] = [
   ['01', '提取法定盈余公积'],
@@ -272,14 +317,18 @@ const SUBS: Record<AccountingStandard, Record<string, readonly (readonly [string
     '2211': PAYROLL,
     '2221': TAXES,
     '3104': PROFIT_DISTRIBUTION,
+    '5301': NON_OPERATING_INCOME,
+    '5403': TAX_EXPENSES,
     '5601': SELLING_EXPENSES,
     '5602': ADMIN_EXPENSES,
     '5603': FINANCE_EXPENSES,
+    '5711': NON_OPERATING_EXPENSES,
   },
   general: {
     '2211': PAYROLL,
     '2221': TAXES,
     '4104': PROFIT_DISTRIBUTION,
+    '6403': TAX_EXPENSES,
     '6601': SELLING_EXPENSES,
     '6602': ADMIN_EXPENSES,
     '6603': FINANCE_EXPENSES,
@@ -341,3 +390,14 @@ export function chartCodes(standard: AccountingStandard, vatKind: BookVatKind) {
     undistributedProfit: s ? '310404' : '410404',
   };
 }
+
+/**
+ * The names 计提附加税 finds 税金及附加's sub-accounts by (the words the 利润表's 其中 lines read, statement-lines.ts),
+ * so a book whose chart was edited still posts where line 6 / line 10 look. `not`: words the name must not have
+ * (地方教育附加 is not 教育费附加).
+ */
+export const TAX_EXPENSE_NAMES = {
+  cjs: { code: '02', names: ['城市维护建设税', '城建税'], not: [] },
+  edu: { code: '09', names: ['教育费附加'], not: ['地方'] },
+  localEdu: { code: '10', names: ['地方教育附加', '地方教育费附加'], not: [] },
+} as const satisfies Record<string, { code: string; names: readonly string[]; not: readonly string[] }>;
