@@ -15,7 +15,10 @@ const common = {
   target: 'node20.19',
   packages: 'external',
   // Workspace packages are TypeScript sources: bundle them rather than leave them as imports.
-  alias: { '@dzy/shared': resolve(root, 'packages/shared/src/index.ts') },
+  alias: {
+    '@dzy/shared': resolve(root, 'packages/shared/src/index.ts'),
+    '@dzy/pdf': resolve(root, 'packages/pdf/src/index.ts'),
+  },
   sourcemap: 'linked',
   logLevel: 'warning',
   // A CommonJS dependency's require() inside the ES module bundle.

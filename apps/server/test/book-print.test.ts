@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { inflateRawSync, inflateSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
+import { readPdf } from '@dzy/pdf/read';
 import {
   BOOK_PRINT_FILES,
   BOOK_PRINT_QUEUE,
@@ -43,24 +44,11 @@ function unzip(buf: Buffer): Map<string, Buffer> {
   return out;
 }
 
-/** A PDF's pages as the text drawn on each (page streams inflated, UCS-2 hex strings decoded). */
-function pdfPages(pdf: Buffer): { size: string; text: string[] }[] {
-  const s = pdf.toString('latin1');
-  expect(s.startsWith('%PDF-1.4')).toBe(true);
-  const pages: { size: string; text: string[] }[] = [];
-  const pageRe = /\/MediaBox \[0 0 (\d+) (\d+)\].*?\/Contents (\d+) 0 R/g;
-  for (const m of s.matchAll(pageRe)) {
-    const objAt = s.indexOf(`\n${m[3]} 0 obj\n`);
-    const start = s.indexOf('stream\n', objAt) + 7;
-    const length = Number(/\/Length (\d+)/.exec(s.slice(objAt, start))?.[1]);
-    const raw = Buffer.from(s.slice(start, start + length), 'latin1');
-    const ops = (s.slice(objAt, start).includes('FlateDecode') ? inflateSync(raw) : raw).toString('latin1');
-    const text = [...ops.matchAll(/<([0-9a-f]*)> Tj/g)].map((t) =>
-      (t[1]?.match(/.{4}/g) ?? []).map((h) => String.fromCodePoint(Number.parseInt(h, 16))).join(''),
-    );
-    pages.push({ size: `${m[1]}x${m[2]}`, text });
-  }
-  return pages;
+/** A PDF's pages as the text drawn on each, read by PDF.js; the CJK font must be embedded. */
+async function pdfPages(pdf: Buffer): Promise<{ size: string; text: string[] }[]> {
+  const r = await readPdf(pdf);
+  expect(r.embedded).toBe(true);
+  return r.pages.map((p) => ({ size: p.size, text: p.items }));
 }
 
 type Line = [code: string, debit: number, credit: number, summary?: string];
@@ -163,9 +151,10 @@ describe('批量打印', () => {
     const [nameA, pdfA] = [...files.entries()].find(([n]) => n.includes('_2026-10.pdf') && files.size) ?? ['', null];
     expect(nameA).toMatch(/\.pdf$/);
     expect(pdfA).not.toBeNull();
-    const a = [...files.entries()].find(([, d]) => pdfPages(d).some((p) => p.text.includes('记 账 凭 证')));
+    const parsed = await Promise.all([...files.entries()].map(async ([n, d]) => [n, d, await pdfPages(d)] as const));
+    const a = parsed.find(([, , ps]) => ps.some((p) => p.text.includes('记 账 凭 证')));
     expect(a).toBeDefined();
-    const pages = pdfPages(a?.[1] ?? Buffer.alloc(0));
+    const pages = a?.[2] ?? [];
     expect(byClient.get(ENT.adminOwn)?.pages).toBe(pages.length);
     // A4 portrait: two sheets a page — voucher 1, then voucher 2's two sheets (eight lines, six a sheet).
     const voucherPagesA = pages.filter((p) => p.text.includes('记 账 凭 证'));
@@ -207,7 +196,7 @@ describe('批量打印', () => {
     expect((await finish(one.data.runId))?.fileName).toMatch(/_账务打印_2026-10\.pdf$/);
     const res = await download(one.data.runId);
     expect(res.headers['content-type']).toBe('application/pdf');
-    const pages = pdfPages(res.rawPayload);
+    const pages = await pdfPages(res.rawPayload);
     // Three sheets (voucher 2 takes two), one a page, A5 landscape.
     expect(pages.map((p) => p.size)).toEqual(['595x421', '595x421', '595x421']);
     if (process.env.BOOK_PRINT_SAMPLE_A5) writeFileSync(process.env.BOOK_PRINT_SAMPLE_A5, res.rawPayload);
@@ -366,7 +355,7 @@ describe('a print run survives its server', () => {
       expect(files.size).toBe(8);
       // Each client's file: its twenty vouchers on ten A4 pages, then its ledgers.
       for (const pdf of files.values()) {
-        const pages = pdfPages(pdf);
+        const pages = await pdfPages(pdf);
         expect(pages.filter((p) => p.text.includes('记 账 凭 证'))).toHaveLength(10);
       }
     } finally {

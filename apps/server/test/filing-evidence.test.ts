@@ -1,4 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
+import { readPdf } from '@dzy/pdf/read';
 import {
   CODE,
   EVIDENCE_FILES,
@@ -37,7 +38,9 @@ type Cell = {
 let cells: Cell[] = [];
 
 /** The bureau's receipt writes its text as UCS-2 hex: how a 申报凭证序号 appears in the PDF. */
-const hexOf = (s: string) => [...s].map((c) => (c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')).join('');
+/** The text of a PDF as a viewer extracts it (PDF.js). */
+const textOf = async (pdf: Uint8Array | undefined) =>
+  (await readPdf(pdf ?? new Uint8Array())).pages.map((p) => p.text).join('\n');
 
 /** The files of a zip (central directory → local entries, inflated). */
 function unzip(buf: Buffer): Map<string, Buffer> {
@@ -120,8 +123,9 @@ describe('申报回执 (sbjtyl)', () => {
     expect(String(res.headers['content-disposition'])).toMatch(/^inline;/);
     const pdf = res.rawPayload;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(pdf.toString('latin1')).toContain(hexOf(c.pzxh));
-    expect(pdf.toString('latin1')).toContain(hexOf(c.qysh));
+    const text = await textOf(pdf);
+    expect(text).toContain(c.pzxh);
+    expect(text).toContain(c.qysh);
     const [log] = await t.ownerQuery<{ user_id: number; target: string; detail: { pzxh: string } }>(
       `select user_id, target, detail from audit_log where action = 'filing.receipt.view' order by id desc limit 1`,
     );
@@ -142,7 +146,7 @@ describe('申报回执 (sbjtyl)', () => {
       admin,
     );
     expect(res.statusCode).toBe(200);
-    expect(res.rawPayload.toString('latin1')).toContain(hexOf(c.pzxh));
+    expect(await textOf(res.rawPayload)).toContain(c.pzxh);
     const [kept] = await t.ownerQuery<{ pdf: Buffer }>(
       `select receipt_pdf as pdf from filed_returns where enterprise_id = $1 and tax_type = $2 and skssqq = $3`,
       [c.enterprise_id, c.tax_type, c.skssqq],
@@ -175,7 +179,7 @@ describe('申报回执下载 (downloadSbjtFiles)', () => {
     for (const c of want) {
       const pdf = files.get(`${c.qymc}/${FILING_TAX_TYPE_NAMES[c.tax_type]}_${periodOf(c)}.pdf`);
       expect(pdf?.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-      expect(pdf?.toString('latin1')).toContain(hexOf(c.pzxh));
+      expect(await textOf(pdf)).toContain(c.pzxh);
     }
     const [log] = await t.ownerQuery<{ target: string; detail: { aeiIds: number[]; clients: number } }>(
       `select target, detail from audit_log where action = 'filing.receipt.download' order by id desc limit 1`,

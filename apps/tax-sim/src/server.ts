@@ -542,7 +542,7 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
       const r = book?.returns.find((x) => x.sbrq && pzxhOf(book, x) === pzxh);
       if (!t || !book || !r)
         return send(res, 404, JSON.stringify({ code: '40400', msg: '未找到该申报回执', data: null }));
-      const pdf = receiptPdf(
+      const pdf = await receiptPdf(
         '申报回执',
         [
           ['纳税人识别号', t.qysh],

@@ -1,3 +1,4 @@
+import { type PdfPage, renderPdf } from '@dzy/pdf';
 import {
   BOOK_PRINT_MSG,
   BOOK_PRINT_QUEUE,
@@ -15,7 +16,7 @@ import { type JobContext, type JobHandler, RetryableError } from '../../plugins/
 import { ledgerTable, statementTable } from '../book-reports/book-reports.files.js';
 import type { ScopedBook } from '../book-reports/book-reports.service.js';
 import { trialBalance } from '../book-reports/book-reports.service.js';
-import { assemblePdf, type PdfPage, tablePages } from '../book-reports/report-pdf.js';
+import { tablePages } from '../book-reports/report-pdf.js';
 import { vouchersById } from '../books/books.repo.js';
 import { voucherPages } from './voucher-pdf.js';
 
@@ -151,7 +152,12 @@ export async function renderClient(
   }
   if (pages.length === 0) return done({ state: 'empty', msg: BOOK_PRINT_MSG.noVouchers, pages: 0, pdf: null });
   notes.unshift(fillMsg(BOOK_PRINT_MSG.printed, { pages: pages.length }));
-  return done({ state: 'ok', msg: notes.join('；'), pages: pages.length, pdf: assemblePdf(pages, { compress: true }) });
+  return done({
+    state: 'ok',
+    msg: notes.join('；'),
+    pages: pages.length,
+    pdf: await renderPdf(pages, { title: book.qymc }),
+  });
 }
 
 const optionsOf = (r: BookRunRow) => r.options as unknown as PrintOptions;

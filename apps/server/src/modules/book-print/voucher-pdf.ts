@@ -1,5 +1,5 @@
+import { fit, PdfPage, widthOf } from '@dzy/pdf';
 import { fenToYuanText, type PrintLayout, rmbUpper, type Voucher } from '@dzy/shared';
-import { fit, hexUcs2, type PdfPage, widthOf } from '../book-reports/report-pdf.js';
 
 /**
  * 记账凭证 sheets as PDF pages, laid out like the printed vouchers of Chinese bookkeeping software: the title
@@ -20,27 +20,23 @@ const money = (fen: number) => (fen === 0 ? '' : fenToYuanText(fen));
 const dateText = (d: string) => `${d.slice(0, 4)}年${d.slice(5, 7)}月${d.slice(8, 10)}日`;
 
 /** One sheet: a voucher's lines [from, from + LINES_PER_SHEET), drawn with its top-left corner at (0, top). */
-function sheetOps(v: Voucher, qymc: string, part: number, parts: number, top: number): string[] {
-  const ops: string[] = [];
-  const text = (s: string, x: number, y: number, size: number) => {
-    if (s) ops.push('BT', `/F1 ${size} Tf`, `1 0 0 1 ${x.toFixed(1)} ${y.toFixed(1)} Tm`, `<${hexUcs2(s)}> Tj`, 'ET');
-  };
+function sheetOps(page: PdfPage, v: Voucher, qymc: string, part: number, parts: number, top: number) {
+  const text = (s: string, x: number, y: number, size: number) => page.text(s, x, y, size);
   const centred = (s: string, x0: number, x1: number, y: number, size: number) =>
     text(s, (x0 + x1 - widthOf(s, size)) / 2, y, size);
-  const line = (x0: number, y0: number, x1: number, y1: number) =>
-    ops.push(`${x0.toFixed(1)} ${y0.toFixed(1)} m ${x1.toFixed(1)} ${y1.toFixed(1)} l S`);
+  const line = (x0: number, y0: number, x1: number, y1: number) => page.line(x0, y0, x1, y1);
 
   const left = 40;
   const right = SHEET_W - 40;
   // Title, spaced out as printed, over a double rule.
   const title = '记 账 凭 证';
   const ty = top - 46;
-  ops.push('0 g');
+  page.fill([0, 0, 0]);
   centred(title, left, right, ty, 20);
   const tw = widthOf(title, 20);
-  ops.push('0.8 w');
+  page.lineWidth(0.8);
   line((SHEET_W - tw) / 2 - 10, ty - 6, (SHEET_W + tw) / 2 + 10, ty - 6);
-  ops.push('0.5 w');
+  page.lineWidth(0.5);
   line((SHEET_W - tw) / 2 - 10, ty - 9, (SHEET_W + tw) / 2 + 10, ty - 9);
 
   // 核算单位 | 日期 | 凭证字号, then the table.
@@ -65,9 +61,9 @@ function sheetOps(v: Voucher, qymc: string, part: number, parts: number, top: nu
   const yHead = yTop - headH;
   const yTotal = yHead - rowH * LINES_PER_SHEET;
   const yBottom = yTotal - rowH;
-  ops.push('1 w');
-  ops.push(`${x0} ${yBottom.toFixed(1)} ${tableW} ${(yTop - yBottom).toFixed(1)} re S`);
-  ops.push('0.5 w');
+  page.lineWidth(1);
+  page.rect(x0, yBottom, tableW, yTop - yBottom);
+  page.lineWidth(0.5);
   line(x0, yHead, x1, yHead);
   for (let i = 1; i <= LINES_PER_SHEET; i++) line(x0, yHead - rowH * i, x1, yHead - rowH * i);
   let cx = x0;
@@ -125,7 +121,6 @@ function sheetOps(v: Voucher, qymc: string, part: number, parts: number, top: nu
   signs.forEach((s, i) => {
     text(fit(s, slot - 6, 9), x0 + i * slot, fy, 9);
   });
-  return ops;
 }
 
 /** The sheets of the vouchers, laid out for the page size: A4 two sheets a page, A5 one. */
@@ -137,19 +132,25 @@ export function voucherPages(vouchers: readonly Voucher[], qymc: string, layout:
   }
   const pages: PdfPage[] = [];
   if (layout === 'a5') {
-    for (const s of sheets)
-      pages.push({ content: sheetOps(s.v, qymc, s.part, s.parts, SHEET_H).join('\n'), w: SHEET_W, h: SHEET_H });
+    for (const s of sheets) {
+      const page = new PdfPage(SHEET_W, SHEET_H);
+      sheetOps(page, s.v, qymc, s.part, s.parts, SHEET_H);
+      pages.push(page);
+    }
     return pages;
   }
   for (let i = 0; i < sheets.length; i += 2) {
     const a = sheets[i];
     const b = sheets[i + 1];
-    const ops: string[] = [];
-    if (a) ops.push(...sheetOps(a.v, qymc, a.part, a.parts, SHEET_H * 2));
+    const page = new PdfPage(SHEET_W, SHEET_H * 2);
+    if (a) sheetOps(page, a.v, qymc, a.part, a.parts, SHEET_H * 2);
     // The cutting line between the two halves.
-    ops.push('0.4 w', '[4 3] 0 d', `20 ${SHEET_H} m ${SHEET_W - 20} ${SHEET_H} l S`, '[] 0 d');
-    if (b) ops.push(...sheetOps(b.v, qymc, b.part, b.parts, SHEET_H));
-    pages.push({ content: ops.join('\n'), w: SHEET_W, h: SHEET_H * 2 });
+    page.lineWidth(0.4);
+    page.dash(4, 3);
+    page.line(20, SHEET_H, SHEET_W - 20, SHEET_H);
+    page.undash();
+    if (b) sheetOps(page, b.v, qymc, b.part, b.parts, SHEET_H);
+    pages.push(page);
   }
   return pages;
 }

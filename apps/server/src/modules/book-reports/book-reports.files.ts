@@ -282,12 +282,12 @@ async function sendXlsx(reply: FastifyReply, t: Table, file: string) {
     .send(buf);
 }
 
-function sendPdf(reply: FastifyReply, t: Table, file: string) {
+async function sendPdf(reply: FastifyReply, t: Table, file: string) {
   return reply
     .header('content-type', 'application/pdf')
     .header('content-disposition', disposition(`${file}.pdf`))
     .header('cache-control', 'private, no-store')
-    .send(tablesPdf([t]));
+    .send(await tablesPdf([t]));
 }
 
 /** 导出 of a ledger or a statement as .xlsx or PDF (the page's current choice). */

@@ -25,7 +25,7 @@ import { audit } from '../../lib/audit.js';
 import type { Deps } from '../../plugins/calls.js';
 import { AppError } from '../../plugins/errors.js';
 import { hasInvalidText } from '../../plugins/security.js';
-import { resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
+import { fileOwner, resolveSession, type SessionCtx, scopeOf } from '../../plugins/session.js';
 import { ExcelJS, isTableUpload, readTableUpload } from '../customer/xlsx.js';
 import { createVoucher, type VoucherLineInput } from '../voucher-store/voucher-store.js';
 import { findBook } from './books.repo.js';
@@ -46,7 +46,8 @@ const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 const disposition = (name: string) =>
   `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 export const importDir = (deps: Pick<Deps, 'config'>) => resolve(deps.config.dataDir, 'uploads', 'voucher-import');
-export const failName = (agencyId: number, key: string) => `${agencyId}-${key}.xlsx`;
+export const failName = (owner: { agencyId: number | null; kjgcId: number | null }, key: string) =>
+  `${fileOwner(owner)}-${key}.xlsx`;
 /** The parsed rows waiting for their import job. */
 export const rowsFileName = (agencyId: number, key: string) => `${agencyId}-${key}.rows.json`;
 
@@ -248,7 +249,7 @@ export function bookFileRoutes(app: FastifyInstance, deps: Deps) {
       const s = await guard(deps, req, 'account:voucher:import');
       const key = req.query.key ?? '';
       if (!/^[0-9a-f]{32}$/.test(key)) throw new AppError(CODE.NOT_FOUND, '失败记录不存在或已过期');
-      const file = join(importDir(deps), failName(s.agencyId, key));
+      const file = join(importDir(deps), failName(s, key));
       if (!(await stat(file).catch(() => null))) throw new AppError(CODE.NOT_FOUND, '失败记录不存在或已过期');
       return reply
         .header('content-type', XLSX_MIME)

@@ -1,41 +1,24 @@
+import { fit as fitWidth, PdfPage, renderPdf, widthOf } from '@dzy/pdf';
 import { OUT_KIND_TITLES, type OutInvoiceDetail } from '@dzy/shared';
 
 /**
- * A 数电票 as a PDF, built by hand like the simulator's receipt (apps/tax-sim/src/receipt-pdf.ts): the
- * standard CJK font STSong-Light (Adobe-GB1, UniGB-UCS2-H), which viewers supply, so nothing is embedded.
+ * A 数电票 as a PDF through the shared writer (@dzy/pdf: the CJK font embedded as a subset).
  * The layout follows the national e-invoice: title, number and date at the top right, the buyer and seller
  * blocks side by side, the lines table, 合计, 价税合计（大写）/（小写）, 备注, and 开票人 below the frame.
+ * A red-letter invoice prints the bureau's 备注 as it returned it (被红冲蓝字数电发票号码 …
+ * 红字发票信息确认单编号 …).
  */
 
-const hexUcs2 = (text: string) =>
-  [...text]
-    .map((ch) => {
-      const code = ch.codePointAt(0) ?? 0x3f;
-      return (code > 0xffff ? 0x3f : code).toString(16).padStart(4, '0');
-    })
-    .join('');
+const fit = (text: string, size: number, width: number) => fitWidth(text, width, size);
 
-/** The width of a text in the font: CJK full, ASCII about half. */
-const widthOf = (text: string, size: number) =>
-  [...text].reduce((w, ch) => w + ((ch.codePointAt(0) ?? 0) < 0x2000 ? 0.5 : 1), 0) * size;
+type Rgb = readonly [number, number, number];
 
-/** Cuts a text to fit a width (an ellipsis marks the cut). */
-function fit(text: string, size: number, width: number): string {
-  if (widthOf(text, size) <= width) return text;
-  let out = '';
-  for (const ch of text) {
-    if (widthOf(`${out}${ch}…`, size) > width) break;
-    out += ch;
-  }
-  return `${out}…`;
-}
-
-export function invoicePdf(inv: OutInvoiceDetail, kpr: string): Buffer {
+export function invoicePdf(inv: OutInvoiceDetail, kpr: string): Promise<Buffer> {
   const W = 684;
   const rows = Math.max(inv.lines.length, 3);
   const ROW = 16;
   const H = 330 + rows * ROW;
-  const ops: string[] = [];
+  const page = new PdfPage(W, H);
   const L = 30;
   const R = W - 30;
   const top = (y: number) => H - y;
@@ -43,28 +26,30 @@ export function invoicePdf(inv: OutInvoiceDetail, kpr: string): Buffer {
     if (!s) return;
     const w = widthOf(s, size);
     const ax = align === 'r' ? x - w : align === 'c' ? x - w / 2 : x;
-    ops.push('BT', `/F1 ${size} Tf`, `1 0 0 1 ${ax.toFixed(1)} ${top(y).toFixed(1)} Tm`, `<${hexUcs2(s)}> Tj`, 'ET');
+    page.text(s, ax, top(y), size);
   };
-  const line = (x1: number, y1: number, x2: number, y2: number) => ops.push(`${x1} ${top(y1)} m ${x2} ${top(y2)} l S`);
-  const brown = '0.55 0.2 0.1';
+  const line = (x1: number, y1: number, x2: number, y2: number) => page.line(x1, top(y1), x2, top(y2));
+  const brown: Rgb = [0.55, 0.2, 0.1];
+  const black: Rgb = [0, 0, 0];
   const red = inv.state === 'red';
 
   // Title and the number/date block.
-  ops.push(`${brown} rg`);
+  page.fill(brown);
   text(OUT_KIND_TITLES[inv.fplx], W / 2, 40, 17, 'c');
-  ops.push(`${brown} RG 0.8 w`);
+  page.stroke(brown);
+  page.lineWidth(0.8);
   line(W / 2 - 120, 48, W / 2 + 120, 48);
   line(W / 2 - 120, 51, W / 2 + 120, 51);
   text('发票号码：', R - 190, 30, 9);
   text('开票日期：', R - 190, 46, 9);
-  ops.push('0 0 0 rg');
+  page.fill(black);
   text(inv.fphm, R - 145, 30, 9);
   const [y, m, d] = inv.kprq.split('-');
   text(`${y}年${m}月${d}日`, R - 145, 46, 9);
   if (red) {
-    ops.push('0.8 0 0 rg');
+    page.fill([0.8, 0, 0]);
     text('红字发票', L, 40, 12);
-    ops.push('0 0 0 rg');
+    page.fill(black);
   }
 
   // The frame: party blocks, lines, totals, remark.
@@ -76,8 +61,9 @@ export function invoicePdf(inv: OutInvoiceDetail, kpr: string): Buffer {
   const sumY = linesBottom + 18;
   const totalY = sumY + 22;
   const remarkY = totalY + 52;
-  ops.push(`${brown} RG 0.8 w`);
-  ops.push(`${L} ${top(remarkY)} ${R - L} ${remarkY - t0} re S`);
+  page.stroke(brown);
+  page.lineWidth(0.8);
+  page.rect(L, top(remarkY), R - L, remarkY - t0);
   line(L, headY, R, headY);
   line(W / 2, t0, W / 2, headY);
   line(L + 22, t0, L + 22, headY);
@@ -87,7 +73,7 @@ export function invoicePdf(inv: OutInvoiceDetail, kpr: string): Buffer {
   line(L + 22, totalY, L + 22, remarkY);
   line(L + 110, sumY, L + 110, totalY);
 
-  ops.push(`${brown} rg`);
+  page.fill(brown);
   const vertical = (s: string, x: number, y0: number) => {
     for (const [i, ch] of [...s].entries()) text(ch, x, y0 + i * 12, 9);
   };
@@ -111,7 +97,7 @@ export function invoicePdf(inv: OutInvoiceDetail, kpr: string): Buffer {
     { title: '税额', x: R - 4, w: 70, a: 'r' as const },
   ];
   for (const c of cols) text(c.title, c.a === 'r' ? c.x : c.x, headY + 13, 9, c.a);
-  ops.push('0 0 0 rg');
+  page.fill(black);
   text(fit(inv.gfmc, 10, W / 2 - 90), L + 60, t0 + 20, 10);
   text(inv.gfsh, L + 170, t0 + 42, 10);
   text(fit(inv.xfmc, 10, W / 2 - 90), W / 2 + 60, t0 + 20, 10);
@@ -124,48 +110,30 @@ export function invoicePdf(inv: OutInvoiceDetail, kpr: string): Buffer {
       if (c) text(fit(v, 9, c.w), c.x, yy, 9, c.a);
     });
   });
-  ops.push(`${brown} rg`);
+  page.fill(brown);
   text('合', L + 40, sumY - 5, 9);
   text('计', L + 100, sumY - 5, 9);
   text('价税合计（大写）', L + 20, totalY - 7, 9);
   text('（小写）', R - 150, totalY - 7, 9);
-  ops.push('0 0 0 rg');
+  page.fill(black);
   text(`¥${inv.hjje}`, L + 500, sumY - 5, 9, 'r');
   text(`¥${inv.hjse}`, R - 4, sumY - 5, 9, 'r');
   text(`⊗ ${inv.jshjUpper}`, L + 130, totalY - 7, 10);
   text(`¥${inv.jshj}`, R - 110, totalY - 7, 10);
   const remark = [
-    ...(inv.lzfphm ? [`被红冲蓝字数电发票号码：${inv.lzfphm}`] : []),
+    // The bureau's own 备注 of a red invoice names the blue number and the confirmation; older rows without it
+    // still show the blue number.
+    ...(inv.lzfphm && !inv.bz.includes(inv.lzfphm) ? [`被红冲蓝字数电发票号码：${inv.lzfphm}`] : []),
     ...(inv.hzfphm ? [`已红冲，红字发票号码：${inv.hzfphm}`] : []),
     ...(inv.gfdzdh ? [`购方地址电话：${inv.gfdzdh}`] : []),
     ...(inv.gfyhzh ? [`购方开户银行及账号：${inv.gfyhzh}`] : []),
-    ...(inv.bz ? [inv.bz] : []),
+    ...(inv.bz ? inv.bz.split(/\s+(?=红字发票信息确认单编号)/) : []),
   ];
-  for (const [i, r] of remark.slice(0, 3).entries()) text(fit(r, 9, R - L - 40), L + 30, totalY + 14 + i * 13, 9);
-  ops.push(`${brown} rg`);
+  for (const [i, r] of remark.slice(0, 4).entries()) text(fit(r, 9, R - L - 40), L + 30, totalY + 13 + i * 12, 9);
+  page.fill(brown);
   text('开票人：', L + 10, remarkY + 20, 9);
-  ops.push('0 0 0 rg');
+  page.fill(black);
   text(kpr, L + 50, remarkY + 20, 9);
 
-  const content = ops.join('\n');
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${W} ${H}] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>`,
-    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
-    '<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [6 0 R] >>',
-    '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 2 >> /FontDescriptor 7 0 R >>',
-    '<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [-25 -254 1000 880] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 880 /StemV 93 >>',
-  ];
-  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  return renderPdf([page], { title: `${OUT_KIND_TITLES[inv.fplx]} ${inv.fphm}` });
 }

@@ -220,7 +220,7 @@ export function invoiceFileRoutes(app: FastifyInstance, deps: Deps) {
       .header('content-type', 'application/pdf')
       .header('content-disposition', disposition('inline', `${detail.fphm}.pdf`))
       .header('cache-control', 'private, no-store')
-      .send(invoicePdf(detail, kpr));
+      .send(await invoicePdf(detail, kpr));
   });
 
   app.get(`/api/${INVOICE_OUT_FILES.batchTemplate}`, async (req, reply) => {

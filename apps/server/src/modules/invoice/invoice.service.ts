@@ -267,7 +267,10 @@ export async function redLetter(
       },
     ]);
     const id = saved.ids.get(h.invoice.fphm) as number;
-    await finish(tx, red.id, { state: 'done', invoiceId: id, msg: '' });
+    // The bureau's 备注 of the red invoice (被红冲蓝字数电发票号码 …, 红字发票信息确认单编号 …) is kept with the
+    // request, where the invoice's detail reads its 备注 (issue 28 point 10).
+    const payload = { ...((red.payload ?? {}) as Record<string, unknown>), bz: h.invoice.bz };
+    await finish(tx, red.id, { state: 'done', invoiceId: id, msg: '', payload });
     return id;
   });
   return { qrdbh, redId };
