@@ -121,7 +121,9 @@ interface Prepared {
 
 function prepare(spec: HttpSpec): Prepared {
   const body = spec.body === undefined ? null : Buffer.from(JSON.stringify(spec.body));
-  const headers: Record<string, string | number> = { ...spec.headers };
+  // As the product's page sends it: a state-changing call with the session cookie and neither Origin nor
+  // Sec-Fetch-Site is refused (plugins/security.ts, withoutProvenance).
+  const headers: Record<string, string | number> = { 'sec-fetch-site': 'same-origin', ...spec.headers };
   if (body) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = body.length;

@@ -152,7 +152,11 @@ export async function startBench(
       try {
         res = await fetch(`${baseUrl}/api/${path}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            'sec-fetch-site': 'same-origin',
+            ...(cookie ? { cookie } : {}),
+          },
           body: JSON.stringify(body),
         });
       } catch (err) {
@@ -195,7 +199,7 @@ export async function startBench(
 }
 
 /** A new database on the server, like the test harness does; drop() removes it even if still connected. */
-async function createDatabase(adminUrl: string) {
+export async function createDatabase(adminUrl: string) {
   const name = `dzy_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -234,7 +238,7 @@ const phone = (prefix: string, n: number) => `${prefix}${String(n).padStart(11 -
  * The bench agency (BENCH_STAFF people, BENCH_ENTERPRISES clients) and OTHER_AGENCIES agencies with an
  * administrator and OTHER_ENTERPRISES clients each, provisioned as the app does, in one transaction.
  */
-async function seedBench(owner: Db): Promise<BenchData> {
+export async function seedBench(owner: Db): Promise<BenchData> {
   const passwordHash = await hashPassword(BENCH_PASSWORD);
   const rand = mulberry32(4242);
   return owner.transaction(async (tx) => {

@@ -34,7 +34,7 @@ async function upload(env: BenchEnv, cookie: string, file: Buffer) {
   const t0 = performance.now();
   const res = await fetch(`${env.baseUrl}/api/${CONTRACT_TEMPLATE_FILES.templateImport}`, {
     method: 'POST',
-    headers: { cookie },
+    headers: { cookie, 'sec-fetch-site': 'same-origin' },
     body: form,
   });
   const json = (await res.json()) as { code: number; msg: string; data: TemplateImportResult };
@@ -78,7 +78,7 @@ export default defineScenario({
       api: {
         method: 'POST',
         path: `/api/${templatePageCall.path}`,
-        headers: { cookie },
+        headers: { cookie, 'sec-fetch-site': 'same-origin' },
         body: { pageNo: 1, pageSize: 10 },
       },
       sql: () => pageSql(env),

@@ -160,7 +160,7 @@ export default defineScenario({
     const post = (path: string, b: unknown) => async () => {
       const res = await fetch(`${env.baseUrl}/api/${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie },
+        headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', cookie },
         body: JSON.stringify(b),
       });
       const j = (await res.json()) as { code: number };

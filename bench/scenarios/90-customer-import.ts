@@ -40,7 +40,7 @@ async function upload(env: BenchEnv, cookie: string, file: Buffer): Promise<{ jo
   const t0 = performance.now();
   const res = await fetch(`${env.baseUrl}/api/${CUSTOMER_FILES.importUpload}`, {
     method: 'POST',
-    headers: { cookie },
+    headers: { cookie, 'sec-fetch-site': 'same-origin' },
     body: form,
   });
   const json = (await res.json()) as { code: number; msg: string; data: { jobId: number } };
@@ -143,7 +143,7 @@ export default defineScenario({
       api: {
         method: 'POST',
         path: `/api/${customerListCall.path}`,
-        headers: { cookie },
+        headers: { cookie, 'sec-fetch-site': 'same-origin' },
         body: { pageNo: 1, pageSize: 20 },
       },
       sql: () => listSql(env, 1),

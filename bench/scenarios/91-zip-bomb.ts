@@ -11,7 +11,7 @@ async function upload(env: BenchEnv, cookie: string, file: Buffer) {
   form.append('file', new Blob([new Uint8Array(file)]), 'bomb.xlsx');
   const res = await fetch(`${env.baseUrl}/api/${CUSTOMER_FILES.importUpload}`, {
     method: 'POST',
-    headers: { cookie },
+    headers: { cookie, 'sec-fetch-site': 'same-origin' },
     body: form,
   });
   return (await res.json()) as { code: number; msg: string };

@@ -4,6 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import { type Config, fastifyTrustProxy } from './config.js';
 import type { Database } from './db/client.js';
+import { warmUp } from './db/warm.js';
 import { accountModule } from './modules/account/account.routes.js';
 import { accountStatusModule } from './modules/account-status/account-status.routes.js';
 import { apiKeyModule } from './modules/apikey/apikey.routes.js';
@@ -148,6 +149,15 @@ export async function buildApp(config: Config, db: Database) {
   registerErrorHandling(app);
   registerSecurity(app, bureauUrl);
   registerRateLimits(app, db, config.rateLimitFactor);
+  // Before listening (listen awaits onReady) and before the job runner starts: the connection's caches are
+  // filled here, not by the first requests (issue 30 point 4; not in unit tests, which build many apps;
+  // WARM_UP=0 leaves it out, for bench/first-calls.ts's comparison).
+  if (process.env.NODE_ENV !== 'test' && process.env.WARM_UP !== '0') {
+    app.addHook('onReady', async () => {
+      const warm = await warmUp(db);
+      app.log.info(warm, 'database warmed up');
+    });
+  }
 
   const modules = serverModules();
   // Before every route: a request presenting an API key reaches only what a key may use (issue 26).

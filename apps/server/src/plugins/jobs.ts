@@ -58,6 +58,10 @@ export async function enqueue(
 export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const LOST_CONNECTION_RETRIES = 10;
+/** How often idle queues look for work that no wake announced (another process's, retries, leases). */
+const POLL_MS = 500;
+/** An idle worker claims anyway after this long, should the poll keep failing. */
+const IDLE_FALLBACK_MS = 30_000;
 
 const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 250);
 
@@ -75,6 +79,8 @@ export const jobScope = (job: Pick<JobRow, 'agencyId' | 'kjgcId'>, userId?: numb
 export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log: FastifyBaseLogger) {
   let stopping = false;
   const wakers = new Set<() => void>();
+  /** The idle workers of each queue, woken when the poll finds work of theirs. */
+  const idle = new Map<string, Set<() => void>>();
   const loops: Promise<void>[] = [];
 
   async function claim(h: JobHandler): Promise<JobRow | null> {
@@ -186,20 +192,56 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
         await runOne(h, job);
         continue;
       }
-      // Idle: wait for an enqueue in this process, or poll (other processes, retries coming due).
+      // Idle: wait for an enqueue in this process, or for the shared poll to find work of this queue
+      // (another process's, a retry come due, a lease run out); a long timer in case the poll fails.
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer);
           wakers.delete(wake);
+          idle.get(h.queue)?.delete(wake);
           resolve();
         };
-        const timer = setTimeout(wake, 500);
+        const timer = setTimeout(wake, IDLE_FALLBACK_MS);
         wakers.add(wake);
+        idle.get(h.queue)?.add(wake);
       });
     }
   }
 
-  for (const h of handlers) for (let i = 0; i < h.workers; i++) loops.push(loop(h));
+  /**
+   * One query every POLL_MS for all idle queues (job_ready_queues, migration 0047), instead of a claim_job
+   * per idle worker every POLL_MS: ~35 calls a second on PGlite's one thread before (issue 30 points 4, 6).
+   */
+  async function poll() {
+    const queues = [...idle].filter(([, w]) => w.size > 0).map(([q]) => q);
+    if (queues.length === 0 || stopping) return;
+    try {
+      const res = await deps.db.app.execute(
+        sql`select q from job_ready_queues(array[${sql.join(
+          queues.map((q) => sql`${q}`),
+          sql`, `,
+        )}]::text[]) as q`,
+      );
+      for (const row of (res as unknown as { rows: { q: string }[] }).rows)
+        for (const w of [...(idle.get(row.q) ?? [])]) w();
+    } catch (err) {
+      if (!stopping) log.error({ err }, 'polling the job queues failed');
+    }
+  }
+  let polling = false;
+  const poller = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    void poll().finally(() => {
+      polling = false;
+    });
+  }, POLL_MS);
+  poller.unref();
+
+  for (const h of handlers) {
+    if (!idle.has(h.queue)) idle.set(h.queue, new Set());
+    for (let i = 0; i < h.workers; i++) loops.push(loop(h));
+  }
 
   return {
     /** Wakes idle workers at once (after enqueueing in this process). */
@@ -209,6 +251,7 @@ export function startJobRunner(deps: Deps, handlers: readonly JobHandler[], log:
     /** Stops taking jobs and waits for those running; their leases let another process resume them. */
     async stop() {
       stopping = true;
+      clearInterval(poller);
       for (const w of [...wakers]) w();
       await Promise.all(loops);
     },
@@ -276,10 +319,23 @@ export function startDailyTimer(
       app.log.error({ err }, `scheduling the daily ${what} failed`);
     }
   };
+  let first: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    void tick();
+    // Not in the first minute after a start (issue 30 point 4): the day's jobs of every agency (scans of
+    // their clients, contracts, messages) would run beside the first requests, on PGlite on the same thread.
+    first = setTimeout(() => void tick(), dailyFirstDelayMs());
+    first.unref();
     timer = setInterval(() => void tick(), DAILY_CHECK_EVERY_MS);
     timer.unref();
   });
-  app.addHook('onClose', async () => clearInterval(timer));
+  app.addHook('onClose', async () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  });
+}
+
+/** How long after a start the daily schedules first look at the date: DAILY_FIRST_DELAY_MS, else a minute. */
+export function dailyFirstDelayMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.DAILY_FIRST_DELAY_MS);
+  return env.DAILY_FIRST_DELAY_MS !== undefined && env.DAILY_FIRST_DELAY_MS !== '' && n >= 0 ? n : 60_000;
 }
