@@ -1,8 +1,8 @@
 import { type CloseState, CODE, closeBookCall, closeStateCall, transferCall } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inScope } from '../src/db/client.js';
-import { accountIdsByCode, createBook } from '../src/modules/books/books.service.js';
-import { createVoucher, reviewVoucher } from '../src/modules/voucher-store/voucher-store.js';
+import { createBook } from '../src/modules/books/books.service.js';
+import { postVoucher, type VoucherLine } from './book-helpers.js';
 import { ADMIN, ENT, ID } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 
@@ -20,16 +20,8 @@ let book = 0;
 const ctx = { agencyId: 1, userId: ID.admin, kjgcId: null };
 const run = <T>(fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promise<T>) => inScope(t.db.app, ctx, fn);
 
-async function post(vdate: string, lines: [string, number, number][]) {
-  return run(async (tx) => {
-    const ids = await accountIdsByCode(tx, book);
-    const v = await createVoucher(tx, ctx, book, {
-      vdate,
-      lines: lines.map(([code, debit, credit]) => ({ summary: '销售', accountId: ids.get(code) ?? 0, debit, credit })),
-    });
-    await reviewVoucher(tx, ctx, v.id, true);
-    return v;
-  });
+async function post(vdate: string, lines: VoucherLine[]) {
+  return run((tx) => postVoucher(tx, ctx, book, vdate, lines, { summary: '销售' }));
 }
 
 beforeAll(async () => {

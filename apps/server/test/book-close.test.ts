@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inScope } from '../src/db/client.js';
 import { bookOpenings } from '../src/db/schema/index.js';
 import { accountIdsByCode, createBook } from '../src/modules/books/books.service.js';
-import { createVoucher, reviewVoucher } from '../src/modules/voucher-store/voucher-store.js';
+import { reviewVoucher } from '../src/modules/voucher-store/voucher-store.js';
+import { postVoucher } from './book-helpers.js';
 import { ADMIN, ENT, ID, LI, OTHER_ADMIN } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 
@@ -47,19 +48,7 @@ const run = <T>(fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promis
 type Line = [code: string, debit: number, credit: number];
 
 async function post(bookId: number, vdate: string, lines: Line[], review = false) {
-  return run(async (tx) => {
-    const ids = await accountIdsByCode(tx, bookId);
-    const v = await createVoucher(tx, ctx, bookId, {
-      vdate,
-      lines: lines.map(([code, debit, credit]) => {
-        const accountId = ids.get(code);
-        if (!accountId) throw new Error(`no account ${code}`);
-        return { summary: '业务', accountId, debit, credit };
-      }),
-    });
-    if (review) await reviewVoucher(tx, ctx, v.id, true);
-    return v;
-  });
+  return run((tx) => postVoucher(tx, ctx, bookId, vdate, lines, { review }));
 }
 
 async function voucherLines(voucherId: number) {

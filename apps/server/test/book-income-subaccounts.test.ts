@@ -1,8 +1,8 @@
 import { type CloseState, CODE, type Statement, statementCall, transferCall } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inScope } from '../src/db/client.js';
-import { accountIdsByCode, createBook } from '../src/modules/books/books.service.js';
-import { createVoucher, reviewVoucher } from '../src/modules/voucher-store/voucher-store.js';
+import { createBook } from '../src/modules/books/books.service.js';
+import { postVoucher, type VoucherLine } from './book-helpers.js';
 import { ADMIN, ENT, ID } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 
@@ -22,20 +22,8 @@ let book = 0;
 const ctx = { agencyId: 1, userId: ID.admin, kjgcId: null };
 const run = <T>(fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promise<T>) => inScope(t.db.app, ctx, fn);
 
-async function post(bookId: number, vdate: string, lines: [string, number, number][], summary = '测试') {
-  return run(async (tx) => {
-    const ids = await accountIdsByCode(tx, bookId);
-    const v = await createVoucher(tx, ctx, bookId, {
-      vdate,
-      lines: lines.map(([code, debit, credit]) => {
-        const accountId = ids.get(code);
-        if (!accountId) throw new Error(`no account ${code}`);
-        return { summary, accountId, debit, credit };
-      }),
-    });
-    await reviewVoucher(tx, ctx, v.id, true);
-    return v;
-  });
+async function post(bookId: number, vdate: string, lines: VoucherLine[], summary = '测试') {
+  return run((tx) => postVoucher(tx, ctx, bookId, vdate, lines, { summary }));
 }
 
 const income = async (bookId: number, period: string) => {

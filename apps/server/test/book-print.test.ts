@@ -14,8 +14,8 @@ import {
 } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inScope, type Tx } from '../src/db/client.js';
-import { accountIdsByCode, createBook } from '../src/modules/books/books.service.js';
-import { createVoucher, reviewVoucher } from '../src/modules/voucher-store/voucher-store.js';
+import { createBook } from '../src/modules/books/books.service.js';
+import { postVoucher } from './book-helpers.js';
 import { ADMIN, ENT, ID, OTHER_ADMIN } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { useResumeRig, waitForFinish } from './resume-helpers.js';
@@ -53,20 +53,8 @@ async function pdfPages(pdf: Buffer): Promise<{ size: string; text: string[] }[]
 
 type Line = [code: string, debit: number, credit: number, summary?: string];
 
-async function post(tx: Tx, ctx: { agencyId: number; userId: number }, bookId: number, vdate: string, lines: Line[]) {
-  const ids = await accountIdsByCode(tx, bookId);
-  const v = await createVoucher(tx, ctx, bookId, {
-    vdate,
-    attachments: 2,
-    lines: lines.map(([code, debit, credit, summary]) => {
-      const accountId = ids.get(code);
-      if (!accountId) throw new Error(`no account ${code}`);
-      return { summary: summary ?? '业务', accountId, debit, credit };
-    }),
-  });
-  await reviewVoucher(tx, ctx, v.id, true);
-  return v;
-}
+const post = (tx: Tx, ctx: { agencyId: number; userId: number }, bookId: number, vdate: string, lines: Line[]) =>
+  postVoucher(tx, ctx, bookId, vdate, lines, { attachments: 2 });
 
 describe('批量打印', () => {
   let t: TestApp;

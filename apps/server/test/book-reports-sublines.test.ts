@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { type CloseState, CODE, type Statement, statementCall, transferCall } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inScope } from '../src/db/client.js';
-import { accountIdsByCode, createBook } from '../src/modules/books/books.service.js';
-import { createVoucher, reviewVoucher } from '../src/modules/voucher-store/voucher-store.js';
+import { createBook } from '../src/modules/books/books.service.js';
+import { postVoucher, type VoucherLine } from './book-helpers.js';
 import { ADMIN, ENT, ID } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 
@@ -30,19 +30,8 @@ const run = <T>(fn: (tx: Parameters<Parameters<typeof inScope>[2]>[0]) => Promis
 const Y = (yuan: number) => Math.round(yuan * 100);
 
 async function post(bookId: number, vdate: string, summary: string, lines: [string, number, number][]) {
-  return run(async (tx) => {
-    const ids = await accountIdsByCode(tx, bookId);
-    const v = await createVoucher(tx, ctx, bookId, {
-      vdate,
-      lines: lines.map(([code, debit, credit]) => {
-        const accountId = ids.get(code);
-        if (!accountId) throw new Error(`no account ${code}`);
-        return { summary, accountId, debit: Y(debit), credit: Y(credit) };
-      }),
-    });
-    await reviewVoucher(tx, ctx, v.id, true);
-    return v;
-  });
+  const fen = lines.map(([code, debit, credit]): VoucherLine => [code, Y(debit), Y(credit)]);
+  return run((tx) => postVoucher(tx, ctx, bookId, vdate, fen, { summary }));
 }
 
 async function ok<T>(path: string, body: unknown): Promise<T> {
