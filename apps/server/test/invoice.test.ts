@@ -354,6 +354,39 @@ describe('销项发票', () => {
     expect(audits.length).toBe(1);
   }, 60_000);
 
+  it('红冲 after lost replies: the retry asks the bureau for the 确认单 and the red invoice, and sends each once', async () => {
+    const made = await s.call<{ invoice: Detail }>(
+      issueCall.path,
+      form({ buyer: { name: '红冲丢失应答公司', taxNo: buyerTaxNo } }),
+      admin,
+    );
+    expect(made.code, made.msg).toBe(CODE.OK);
+    const before = rig.sim.submissions(client.qysh);
+    const body = { id: made.data.invoice.id, reason: '开票有误', requestId: randomUUID() };
+    // The 确认单 is filled at the bureau, its reply lost; then the red invoice is issued, its reply lost.
+    rig.sim.faults.set({ lostReply: 'always' }, client.qysh, 'fp/hzqrd');
+    const lostConfirm = await s.call(redLetterCall.path, body, admin);
+    expect([lostConfirm.code, lostConfirm.msg]).toEqual([CODE.CONFLICT, INVOICE_OUT_MSG.pending]);
+    rig.sim.faults.clear(client.qysh);
+    rig.sim.faults.set({ lostReply: 'always' }, client.qysh, 'fp/hckp');
+    const lostRed = await s.call(redLetterCall.path, body, admin);
+    expect([lostRed.code, lostRed.msg]).toEqual([CODE.CONFLICT, INVOICE_OUT_MSG.pending]);
+    rig.sim.faults.clear(client.qysh);
+    const done = await s.call<{ red: Detail; blue: Detail }>(redLetterCall.path, body, admin);
+    expect(done.code, done.msg).toBe(CODE.OK);
+    expect(done.data.blue.state).toBe('reversed');
+    expect(done.data.red.lzfphm).toBe(made.data.invoice.fphm);
+    // Each reached the bureau once: the retries asked (fp/hzqrdcx, fp/kpcx), they did not send again.
+    const after = rig.sim.submissions(client.qysh);
+    expect([after.hzqrd - before.hzqrd, after.hckp - before.hckp]).toEqual([1, 1]);
+    const reds = await rig.owner<{ n: number }>(
+      s.db,
+      `select count(*)::int as n from invoices where enterprise_id = $1 and lzfphm = $2`,
+      [client.id, made.data.invoice.fphm],
+    );
+    expect(reds[0]?.n).toBe(1);
+  }, 60_000);
+
   it('another agency gets 404 and sees nothing; a staff member cannot reach a client outside their scope', async () => {
     const other = await s.login('13900000000');
     const d = await s.call(outDetailCall.path, { id: issued.id }, other);

@@ -431,8 +431,10 @@ export interface InvoiceDesk {
   cxfp(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   sxed(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   kp(ctx: DeskContext, b: Record<string, unknown>): Outcome;
-  /** fp/kpcx: the invoice issued for the issuer's requestId (its 流水号), or `found: false`. */
+  /** fp/kpcx: the invoice (blue by fp/kp, or red by fp/hckp) issued for the issuer's requestId, or `found: false`. */
   kpcx(ctx: DeskContext, b: Record<string, unknown>): Outcome;
+  /** fp/hzqrdcx: the 红字确认单 filled for the issuer's requestId, as it stands now, or `found: false`. */
+  hzqrdcx(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   hzqrd(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   hckp(ctx: DeskContext, b: Record<string, unknown>): Outcome;
   gx(ctx: DeskContext, b: Record<string, unknown>): Outcome;
@@ -499,6 +501,7 @@ export function createInvoiceDesk(opts: { perMonth?: number; startedAt?: number 
     sxed,
     kp,
     kpcx,
+    hzqrdcx,
     hzqrd,
     hckp,
     gx,
@@ -620,9 +623,19 @@ export function createInvoiceDesk(opts: { perMonth?: number; startedAt?: number 
   function kpcx(ctx: DeskContext, b: Record<string, unknown>): Outcome {
     const requestId = requestIdOf(b);
     if (!requestId) return refuse('badParams', '需要 requestId（1-64 位）');
-    const seen = own(ctx.t.qysh).kpRequests.get(requestId);
-    const inv = seen ? own(ctx.t.qysh).issued.get(seen) : undefined;
+    const o = own(ctx.t.qysh);
+    const seen = o.kpRequests.get(requestId) ?? o.hckpRequests.get(requestId);
+    const inv = seen ? o.issued.get(seen) : undefined;
     return ok(inv ? { found: true, invoice: wire(ctx, inv) } : { found: false, invoice: null });
+  }
+
+  function hzqrdcx(ctx: DeskContext, b: Record<string, unknown>): Outcome {
+    const requestId = requestIdOf(b);
+    if (!requestId) return refuse('badParams', '需要 requestId（1-64 位）');
+    const o = own(ctx.t.qysh);
+    const seen = o.qrdRequests.get(requestId);
+    const q = seen ? o.qrds.get(seen) : undefined;
+    return ok(q ? { found: true, qrd: qrdWire(q) } : { found: false, qrd: null });
   }
 
   function kp(ctx: DeskContext, b: Record<string, unknown>): Outcome {

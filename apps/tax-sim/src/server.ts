@@ -404,6 +404,8 @@ export async function startTaxSim(opts: TaxSimOptions = {}): Promise<TaxSim> {
         return desk.kp(ctx, b);
       case 'kpcx':
         return desk.kpcx(ctx, b);
+      case 'hzqrdcx':
+        return desk.hzqrdcx(ctx, b);
       case 'hzqrd':
         return desk.hzqrd(ctx, b);
       case 'hckp':

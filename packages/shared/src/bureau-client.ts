@@ -448,6 +448,11 @@ export function httpBureauClient(opts: HttpBureauClientOptions): BureauClient {
       return d?.found ? (d.invoice ?? null) : null;
     },
 
+    async redConfirmationFor(session, requestId) {
+      const d = await fp<{ found?: boolean; qrd?: RedConfirmation | null }>('hzqrdcx', session, { requestId });
+      return d?.found ? (d.qrd ?? null) : null;
+    },
+
     receiptUrl: (qysh: string, pzxh: string) =>
       `${base}/receipt?qysh=${encodeURIComponent(qysh)}&pzxh=${encodeURIComponent(pzxh)}`,
   };

@@ -764,8 +764,10 @@ export interface BureauClient {
   returnStatus(session: string, input: { type: FilingTaxType; skssqq: string }): Promise<ReturnReceipt | null>;
   /** Whether a filed return's tax is paid, with the payment (jkztcx): asked before paying again. */
   paymentStatus(session: string, input: { type: FilingTaxType; skssqq: string }): Promise<PaymentReceipt | null>;
-  /** The blue invoice issued for a requestId (the issuer's 流水号, fp/kpcx), or null: asked before issuing again. */
+  /** The invoice (blue or red) issued for a requestId (the issuer's 流水号, fp/kpcx), or null: asked before issuing again. */
   issuedInvoice(session: string, requestId: string): Promise<BureauInvoice | null>;
+  /** The 红字确认单 filled for a requestId as it stands now (fp/hzqrdcx), or null: asked before filling again. */
+  redConfirmationFor(session: string, requestId: string): Promise<RedConfirmation | null>;
   /** The 申报回执 PDF of a filed return. */
   receiptUrl(qysh: string, pzxh: string): string;
 }

@@ -6,6 +6,7 @@ import {
   INVOICE_OUT_MSG,
   type IssueInvoiceInput,
   type IssueResult,
+  type RedConfirmationResult,
   type RedReason,
   taxFenToYuan,
 } from '@dzy/shared';
@@ -140,8 +141,10 @@ export async function sendBlue(
 
 /**
  * 红冲 of a stored blue invoice: the 红字确认单 (fp/hzqrd) then the red invoice (fp/hckp), each a request
- * committed before its call. A request already made for this blue invoice (same 确认单, same red
- * invoice) is sent again with its own id rather than a new one, so neither is ever done twice.
+ * committed and marked sending before its call. A request already made for this blue invoice (same 确认单,
+ * same red invoice) that may have reached the bureau is asked for first by its own id (fp/hzqrdcx,
+ * fp/kpcx) and sent again only when the bureau has none of it: at most one submission each, without
+ * leaning on the bureau's duplicate refusal (issue 26 point 6; docs/decisions/filing.md).
  */
 export async function redLetter(
   deps: Deps,
@@ -184,9 +187,15 @@ export async function redLetter(
     });
   });
   const reason = ((confirm.payload as { reason?: RedReason }).reason ?? opts.reason) as RedReason;
-  const qr = await atBureau(deps, inTx as TxAccess, ent, (s) =>
-    deps.bureau.requestRedConfirmation(s, { requestId: confirm.requestId, lzfphm: blue.fphm, reason }),
-  );
+  // Sent before (a crash, a lost reply, or 待购方确认 then): ask for it, also to learn its zt now.
+  const askConfirm = confirm.state !== 'pending';
+  if (!askConfirm) await inTx((tx) => finish(tx, confirm.id, { state: 'sending' }));
+  const qr = await atBureau(deps, inTx as TxAccess, ent, async (s): Promise<RedConfirmationResult> => {
+    const known = askConfirm ? await deps.bureau.redConfirmationFor(s, confirm.requestId) : null;
+    return known
+      ? { status: 'alreadyRequested', qrd: known }
+      : deps.bureau.requestRedConfirmation(s, { requestId: confirm.requestId, lzfphm: blue.fphm, reason });
+  });
   if (!qr.ok) {
     if (qr.lost) throw new AppError(CODE.CONFLICT, INVOICE_OUT_MSG.pending);
     await inTx((tx) => finish(tx, confirm.id, { state: 'failed', msg: qr.msg }));
@@ -228,9 +237,14 @@ export async function redLetter(
     return row;
   });
   if (red.state === 'done' && red.invoiceId) return { qrdbh, redId: red.invoiceId };
-  const hc = await atBureau(deps, inTx as TxAccess, ent, (s) =>
-    deps.bureau.issueRedInvoice(s, { requestId: red.requestId, qrdbh }),
-  );
+  const askRed = red.state === 'sending';
+  if (!askRed) await inTx((tx) => finish(tx, red.id, { state: 'sending' }));
+  const hc = await atBureau(deps, inTx as TxAccess, ent, async (s): Promise<IssueResult> => {
+    const known = askRed ? await deps.bureau.issuedInvoice(s, red.requestId) : null;
+    return known
+      ? { status: 'alreadyIssued', invoice: known }
+      : deps.bureau.issueRedInvoice(s, { requestId: red.requestId, qrdbh });
+  });
   if (!hc.ok) {
     if (hc.lost) throw new AppError(CODE.CONFLICT, INVOICE_OUT_MSG.pending);
     await inTx((tx) => finish(tx, red.id, { state: 'failed', msg: hc.msg }));
