@@ -126,7 +126,7 @@ async function shown(body: Buffer, headers: Record<string, unknown>, depth = 0):
     out.push(
       await readPdf(body).then(
         (pdf) => pdf.pages.map((p) => p.items.join('')).join('\n'),
-        // A file the walk uploaded itself (a stub PDF) is not one a viewer opens; its bytes are in out[0].
+        // A file the walk uploaded itself (a few-byte PDF header) is not one a viewer opens; its bytes are in out[0].
         () => '',
       ),
     );

@@ -1,4 +1,3 @@
-import { CODE, CUSTOMER_MSG, customerCreateCall } from '@dzy/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverModules } from '../src/app.js';
@@ -104,17 +103,7 @@ describe("a factory's scope travels with it into every transaction (issue 26 poi
     expect(await fingerprint()).toEqual(before);
   }, 600_000);
 
-  it('a factory creating a client gets a clear refusal, not a 500, and nothing is written', async () => {
-    const [n0] = await t.ownerQuery<{ n: number }>('select count(*)::int as n from enterprises');
-    const r = await t.call(
-      customerCreateCall.path,
-      { qymc: '工厂自建客户有限公司', qysh: '91330106MA2KJ0099X' },
-      factory,
-    );
-    expect([r.status, r.code, r.msg]).toEqual([460, CODE.NO_PERMISSION, CUSTOMER_MSG.factoryNoCreate]);
-    const [n1] = await t.ownerQuery<{ n: number }>('select count(*)::int as n from enterprises');
-    expect(n1?.n).toBe(n0?.n);
-  });
+  // A factory creating a client (by the call or by import): kjgc-routes-walk.test.ts.
 
   it('fails closed: a transaction that sets the agency but no factory marker sees no client row', async () => {
     const count = (kjgc: string | null) =>
