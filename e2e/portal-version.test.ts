@@ -1,4 +1,4 @@
-import { BRAND_MSG, brandAssignCall, brandSaveCall, sessionCall } from '@dzy/shared';
+import { BRAND_MSG, brandAssignCall, brandSaveCall, noQyshListCall, sessionCall } from '@dzy/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -143,12 +143,27 @@ describe('账号异常 and the sign-in page', () => {
     await callAs(op, brandAssignCall.path, { agencyId: me.orgId, providerId: a.id });
 
     const page = await newPage();
+    // A call the shell makes at start is held until the sign-out has ended the session and the sign-in page
+    // shows: the 403 a slow call meets. The user still sees only the warning, not 登录超时 over the page.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/${noQyshListCall.path}`, async (route) => {
+      await released;
+      await route.continue();
+    });
     await signInAt(page, '/login/portal-b', ADMIN);
     // Signed in, then stopped at the shell: back at the same address with the warning.
     await visible(page.getByText(BRAND_MSG.accountAbnormal), 60_000);
     expect(page.url()).toMatch(/#\/login\/portal-b$/);
     // Stopped: the session is gone.
     expect(await callAs(page, sessionCall.path, {})).toBeNull();
+    const held = page.waitForResponse((r) => r.url().endsWith(noQyshListCall.path));
+    release();
+    expect((await held).status()).toBe(403);
+    // Had the 403 opened a dialog, its code would have been fetched by now.
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
+    await page.unrouteAll();
 
     await signInAt(page, '/login/portal-a', ADMIN);
     await page.waitForURL(/#\/dashboard$/);

@@ -7,6 +7,21 @@ export const STORAGE_PREFIX = 'dzy:';
 /** Query key of the session; kept by clearClientState so the route guards stay subscribed to it. */
 export const SESSION_KEY = ['session'] as const;
 
+let signedOutHere = false;
+
+/**
+ * Set when this tab signs out (before it tells the server), cleared by the next sign-in: a call still in
+ * flight from the page being left then meets a 403 that says nothing new, and must not open the
+ * 登录超时 dialog over the sign-in page.
+ */
+export function markSignedOut(out: boolean): void {
+  signedOutHere = out;
+}
+
+export function isSignedOutHere(): boolean {
+  return signedOutHere;
+}
+
 /**
  * Forgets everything the client holds about the signed-in user. The session query itself stays in the
  * cache (its observers would otherwise keep watching a removed query); callers set it right after.

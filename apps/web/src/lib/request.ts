@@ -1,5 +1,5 @@
 import { type CallBody, type CallData, type CallDef, CODE, MSG } from '@dzy/shared/wire';
-import { clearClientState, reloadToLogin } from './client-state';
+import { clearClientState, isSignedOutHere, reloadToLogin } from './client-state';
 import { blockingConfirm, toast } from './feedback';
 
 /** Code of an ApiError when the server could not be reached at all. */
@@ -105,6 +105,7 @@ function fail(reply: Envelope, options: CallOptions): never {
   const expired = reply.code === CODE.SESSION_EXPIRED || (reply.code === CODE.ERROR && KICKED_RE.test(reply.msg));
   if (expired) {
     if (handles(options, CODE.SESSION_EXPIRED)) throw new ApiError(CODE.SESSION_EXPIRED, reply.msg, reply.data, false);
+    if (isSignedOutHere()) throw new ApiError(CODE.SESSION_EXPIRED, MSG.sessionExpired, reply.data, true);
     showSessionExpired();
     throw new ApiError(CODE.SESSION_EXPIRED, MSG.sessionExpired, reply.data, true);
   }

@@ -1,7 +1,7 @@
 import { logoutCall, type SessionInfo, sessionCall } from '@dzy/shared/wire';
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
-import { clearClientState, SESSION_KEY } from './client-state';
+import { clearClientState, markSignedOut, SESSION_KEY } from './client-state';
 import { queryClient } from './query-client';
 import { call } from './request';
 
@@ -9,7 +9,9 @@ export { SESSION_KEY };
 
 /** The current session, or null when nobody is signed in (a quiet answer, not a refusal). */
 export async function fetchSession(): Promise<SessionInfo | null> {
-  return (await call(sessionCall, {})) ?? null;
+  const info = (await call(sessionCall, {})) ?? null;
+  if (info) markSignedOut(false);
+  return info;
 }
 
 export function useSession() {
@@ -40,6 +42,7 @@ type TabNews = { kind: 'signed-out' } | { kind: 'signed-in'; userId: number };
 const tabs = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('dzy-session');
 
 function forgetHere(exit: SignOutExit): void {
+  markSignedOut(true);
   pendingExit = exit;
   clearClientState();
   queryClient.setQueryData(SESSION_KEY, null);
@@ -58,6 +61,7 @@ tabs?.addEventListener('message', (e: MessageEvent<TabNews>) => {
 
 /** Stores a fresh session (after login or registration), dropping anything cached for a previous user. */
 export function setSignedIn(info: SessionInfo): void {
+  markSignedOut(false);
   pendingExit = null;
   clearClientState();
   queryClient.setQueryData(SESSION_KEY, info);
@@ -66,6 +70,7 @@ export function setSignedIn(info: SessionInfo): void {
 
 /** Ends the session on the server (best effort) and in the client; the route guard then shows /login. */
 export async function signOut(exit: SignOutExit = {}): Promise<void> {
+  markSignedOut(true);
   try {
     await call(logoutCall, {}, { handle: 'all' });
   } catch {
