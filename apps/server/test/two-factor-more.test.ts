@@ -16,6 +16,7 @@ import { base32Decode, hotp, stepAt, totpAt } from '../src/lib/totp.js';
 import { LIMITS } from '../src/plugins/rate-limit.js';
 import { ADMIN, ID } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
+import { freshCode, useStepClock } from './two-factor-helpers.js';
 
 // Issue 18 point 5 follow-ups: recovery codes made anew, the second step's per-address limit, and the second
 // step after a third-party sign-in. The limits as configured (×1); X-Forwarded-For speaks from other addresses.
@@ -29,6 +30,7 @@ let secret = '';
 let codes: string[] = [];
 
 beforeAll(async () => {
+  useStepClock();
   sim = await startTaxSim();
   t = await startTestApp({ taxBureauUrl: sim.url, rateLimitFactor: 1 });
   admin = await t.login(ADMIN);
@@ -63,17 +65,6 @@ async function post<T>(path: string, body: unknown, headers: Record<string, stri
     payload: JSON.stringify(body),
   });
   return { status: res.statusCode, headers: res.headers, ...(res.json() as { code: number; msg: string; data: T }) };
-}
-
-/** A code the server has not seen yet (the step after the last one it accepted, once within the ±1 skew). */
-async function freshCode() {
-  const [row] = await t.ownerQuery<{ last_step: number | null }>(
-    'select last_step from user_two_factor where user_id = $1',
-    [ID.admin],
-  );
-  const next = (row?.last_step ?? stepAt(Date.now()) - 1) + 1;
-  while (next > stepAt(Date.now()) + 1) await new Promise((r) => setTimeout(r, 500));
-  return hotp(base32Decode(secret), Math.max(next, stepAt(Date.now())));
 }
 
 /** A password sign-in's first step: the pending second step's ticket. */
@@ -137,7 +128,7 @@ describe('两步验证: new recovery codes', () => {
   });
 
   it('with a current authenticator code: again new codes, the previous set refused', async () => {
-    const r = await regenerate({ code: await freshCode() });
+    const r = await regenerate({ code: await freshCode(t, ID.admin, secret) });
     expect(r.code).toBe(CODE.OK);
     expect(r.data.recoveryCodes).toHaveLength(10);
     const old = await verify({ ticket: await ticket(), recoveryCode: codes[1] });
@@ -205,7 +196,7 @@ describe('third-party sign-in of a user with two factors', () => {
     expect(tk.startsWith('verify.')).toBe(true);
     expect(await audits('third.login_second_step')).toBe(1);
 
-    const done = await verify({ ticket: tk, code: await freshCode() }, '10.2.0.1');
+    const done = await verify({ ticket: tk, code: await freshCode(t, ID.admin, secret) }, '10.2.0.1');
     expect(done.code).toBe(CODE.OK);
     expect(done.data.phone).toBe(ADMIN);
     expect(cookieOf(done.headers, 'dzy_session')).not.toBe('');

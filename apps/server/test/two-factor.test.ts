@@ -18,6 +18,7 @@ import { DEMO_PASSWORD } from '../src/db/seed/demo.js';
 import { base32Decode, base32Encode, hotp, matchStep, stepAt, totpAt } from '../src/lib/totp.js';
 import { ADMIN, ID, LI, OTHER_ADMIN, ZHANG } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
+import { freshCode, useStepClock } from './two-factor-helpers.js';
 
 // Sign-ins hash passwords: on a loaded machine a test of several sign-ins needs more than the default.
 vi.setConfig({ testTimeout: 120_000 });
@@ -29,6 +30,7 @@ let zhang: string;
 let other: string;
 
 beforeAll(async () => {
+  useStepClock();
   t = await startTestApp();
   [admin, li, zhang, other] = await Promise.all([t.login(ADMIN), t.login(LI), t.login(ZHANG), t.login(OTHER_ADMIN)]);
 }, 400_000);
@@ -80,20 +82,6 @@ async function enrol(cookie: string) {
   );
   expect(done.code).toBe(CODE.OK);
   return { secret: start.data.secret, codes: done.data.recoveryCodes };
-}
-
-/**
- * A code the server has not seen yet: the step after the last one it accepted, once that step is within
- * the ±1 skew of now (as a user waits for the authenticator's next code; at most one step, 30 s).
- */
-async function freshCode(userId: number, secret: string) {
-  const [row] = await t.ownerQuery<{ last_step: number | null }>(
-    'select last_step from user_two_factor where user_id = $1',
-    [userId],
-  );
-  const next = (row?.last_step ?? stepAt(Date.now()) - 1) + 1;
-  while (next > stepAt(Date.now()) + 1) await new Promise((r) => setTimeout(r, 500));
-  return hotp(base32Decode(secret), Math.max(next, stepAt(Date.now())));
 }
 
 describe('TOTP (RFC 6238)', () => {
@@ -209,10 +197,10 @@ describe('two-factor sign-in', () => {
     expect(replay.body.msg).toBe(TWO_FACTOR_MSG.wrongCode);
     expect(replay.session).toBeNull();
 
-    const forged = await verify({ ticket: `${step.ticket}x`, code: await freshCode(ID.admin, secret) });
+    const forged = await verify({ ticket: `${step.ticket}x`, code: await freshCode(t, ID.admin, secret) });
     expect(forged.body.msg).toBe(TWO_FACTOR_MSG.ticketExpired);
 
-    const ok = await verify({ ticket: step.ticket, code: await freshCode(ID.admin, secret) });
+    const ok = await verify({ ticket: step.ticket, code: await freshCode(t, ID.admin, secret) });
     expect(ok.body.code).toBe(CODE.OK);
     expect(ok.session).not.toBeNull();
     expect(ok.device).toBeNull();
@@ -221,7 +209,7 @@ describe('two-factor sign-in', () => {
 
   it('remembers the device for 30 days when asked: the next sign-in there skips the code', async () => {
     const step = pending((await signIn(ADMIN)).body);
-    const ok = await verify({ ticket: step.ticket, code: await freshCode(ID.admin, secret), remember: true });
+    const ok = await verify({ ticket: step.ticket, code: await freshCode(t, ID.admin, secret), remember: true });
     expect(ok.device).not.toBeNull();
     const [device] = await t.ownerQuery<{ days: number }>(
       'select round(extract(epoch from expires_at - now()) / 86400)::int as days from two_factor_devices where user_id = $1 and revoked_at is null',
@@ -267,7 +255,7 @@ describe('two-factor sign-in', () => {
     const fifth = await verify({ ticket: step.ticket, code: wrong });
     expect(fifth.body.code).toBe(CODE.LOCKED);
     expect(fifth.body.msg).toBe(TWO_FACTOR_MSG.locked);
-    const right = await verify({ ticket: step.ticket, code: await freshCode(ID.admin, secret) });
+    const right = await verify({ ticket: step.ticket, code: await freshCode(t, ID.admin, secret) });
     expect(right.body.code).toBe(CODE.LOCKED);
     expect(right.session).toBeNull();
     await t.ownerQuery('update user_two_factor set locked_until = null where user_id = $1', [ID.admin]);
@@ -278,7 +266,7 @@ describe('two-factor sign-in', () => {
     expect(missing.code).toBe(CODE.BAD_REQUEST);
     const wrong = await t.call(twoFactorDisableCall.path, { code: totpAt(secret, Date.now() + 600_000) }, admin);
     expect(wrong.msg).toBe(TWO_FACTOR_MSG.wrongCode);
-    const off = await t.call(twoFactorDisableCall.path, { code: await freshCode(ID.admin, secret) }, admin);
+    const off = await t.call(twoFactorDisableCall.path, { code: await freshCode(t, ID.admin, secret) }, admin);
     expect(off.code).toBe(CODE.OK);
     expect((await signIn(ADMIN)).session).not.toBeNull();
     const left = await t.ownerQuery('select 1 from two_factor_devices where user_id = $1 and revoked_at is null', [
@@ -297,7 +285,7 @@ describe("an administrator resets a member's two factors", () => {
   it('refuses staff and another agency; resets, audits, and forgets the remembered devices', async () => {
     const { secret } = await enrol(li);
     const step = pending((await signIn(LI)).body);
-    const ok = await verify({ ticket: step.ticket, code: await freshCode(ID.li, secret), remember: true });
+    const ok = await verify({ ticket: step.ticket, code: await freshCode(t, ID.li, secret), remember: true });
     expect(ok.device).not.toBeNull();
 
     const byStaff = await t.call(twoFactorResetCall.path, { userId: ID.li }, zhang);
@@ -393,7 +381,11 @@ describe("the agency's requirement", () => {
 
     const status = await t.call<TwoFactorStatus>(twoFactorStatusCall.path, {}, cookie);
     expect(status.data).toMatchObject({ enabled: true, required: true });
-    const off = await t.call(twoFactorDisableCall.path, { code: await freshCode(ID.zhang, start.data.secret) }, cookie);
+    const off = await t.call(
+      twoFactorDisableCall.path,
+      { code: await freshCode(t, ID.zhang, start.data.secret) },
+      cookie,
+    );
     expect(off.msg).toBe(TWO_FACTOR_MSG.requiredByAgency);
     // Without a ticket or a session the enrolment is refused.
     expect((await t.call(twoFactorEnrolStartCall.path, {})).code).toBe(CODE.SESSION_EXPIRED);
