@@ -105,3 +105,19 @@ export function expectNoPermission(r: Reply) {
   expect(r.msg).toBe(MSG.noPermission);
   expect(r.status).not.toBe(403);
 }
+
+/**
+ * Waits until what the calls so far started has run: no job running and none due (a queued job whose time
+ * has come). A job waiting for a retry or a later day is not due. A condition, not a fixed pause (issue 27).
+ */
+export async function untilJobsSettled(t: TestApp, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await t.ownerQuery<{ n: number }>(
+      `select count(*)::int as n from jobs where state = 'running' or (state = 'queued' and run_after <= now())`,
+    );
+    if (row?.n === 0) return;
+    if (Date.now() > end) throw new Error(`${row?.n} jobs still running or due after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -26,6 +26,7 @@ import { createVoucher, reviewVoucher } from '../src/modules/voucher-store/vouch
 import type { Deps } from '../src/plugins/calls.js';
 import { ADMIN, FACTORY, ID, multipart, upload } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
+import { untilJobsSettled } from './helpers.js';
 import { waitForFinish } from './resume-helpers.js';
 
 /**
@@ -822,8 +823,8 @@ describe('a factory over every plain route against clients not handed over (issu
     }
     console.info(outcomes.join('\n'));
     expect(leaks).toEqual([]);
-    // Jobs the factory started ran as the factory: nothing of the withheld clients changed.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Jobs the factory started ran as the factory: once they have run, nothing of the withheld clients changed.
+    await untilJobsSettled(t);
     expect(await fingerprint()).toEqual(before);
   }, 600_000);
 

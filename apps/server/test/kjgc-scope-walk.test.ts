@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverModules } from '../src/app.js';
 import { startTestApp, type TestApp } from './harness.js';
+import { untilJobsSettled } from './helpers.js';
 
 // Issue 26 point 2: a factory (启航会计工厂, 13700000000) with 20 of its agency's clients not handed over
 // walks every call of the registry against those clients; none of their data may come back or change.
@@ -98,8 +99,8 @@ describe("a factory's scope travels with it into every transaction (issue 26 poi
     }
     expect(walked).toBeGreaterThan(300);
     expect(leaks).toEqual([]);
-    // Jobs the walk started run as the factory too: give them time, then nothing of the withheld changed.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Jobs the walk started run as the factory too: once they have run, nothing of the withheld changed.
+    await untilJobsSettled(t);
     expect(await fingerprint()).toEqual(before);
   }, 600_000);
 
