@@ -9,6 +9,7 @@ import {
   VOUCHER_IMPORT_COLUMNS,
 } from '@dzy/shared';
 import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   callAs,
@@ -27,6 +28,11 @@ import {
  * initials, Enter to move on, '=' to balance), sees it numbered 记-1 in the list and reviews it. The
  * accountant 13800000001 opens the same pages.
  */
+
+/** The voucher grid's cell that has the keyboard focus (`row:column`), or null. */
+const focusedCell = (page: Page) =>
+  page.evaluate(() => document.activeElement?.closest('[data-cell]')?.getAttribute('data-cell') ?? null);
+
 let product: Product;
 const snap = screenshotsAt('books-');
 /** The client whose book the first journey creates. */
@@ -159,12 +165,13 @@ describe('账套 and 凭证 in Chromium', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('[data-cell="1:summary"] input').inputValue()).toBe('测试');
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(300);
+    await expect.poll(() => focusedCell(page)).toBe('1:account');
     await page.keyboard.type('1002');
     await visible(page.locator('.dzy-account-option').filter({ hasText: '银行存款' }));
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(300);
+    await expect.poll(() => focusedCell(page)).toBe('1:debit');
     await page.keyboard.press('Tab');
+    await expect.poll(() => focusedCell(page)).toBe('1:credit');
     await page.keyboard.type('90');
     await page.keyboard.press('Enter');
     await visible(page.getByTestId('voucher-problem').getByText('借贷不平衡：借方合计100.00元，贷方合计90.00元'));

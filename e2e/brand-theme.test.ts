@@ -83,7 +83,8 @@ describe('a service provider’s colour and a third-party sign-in with two facto
         .locator('.dzy-shell')
         .evaluate((el) => getComputedStyle(el).getPropertyValue('--dzy-menu-selected-bg')),
     ).toBe('#e7f3e2');
-    await page.waitForTimeout(4000);
+    // The screenshot shows the portal loaded: its figures, not their skeletons.
+    await expect.poll(() => page.locator('.ant-skeleton').count(), { timeout: 20_000 }).toBe(0);
     await snap(page, 'shell');
 
     // The user's own choice in 布局设置 wins over the provider's colour.

@@ -58,7 +58,10 @@ describe('收费列表 in the browser', () => {
       .click();
     const row = page.locator('tr.ant-table-row', { hasText: periodNo }).filter({ hasText: contractNo }).first();
     await visible(row);
-    await page.waitForTimeout(300);
+    // The filtered answer is in (rows and 合计 come together): every row is that contract's.
+    await expect
+      .poll(async () => (await page.locator('tr.ant-table-row').allTextContents()).every((t) => t.includes(contractNo)))
+      .toBe(true);
     const before = await summary(page);
     const unpaidBefore = fenOf((await row.locator('td').nth(5).textContent()) ?? '');
     expect(unpaidBefore).toBeGreaterThan(100);

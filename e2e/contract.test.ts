@@ -117,7 +117,10 @@ describe('contracts in the browser', () => {
       .getByRole('button', { name: /查\s*询/ })
       .first()
       .click();
-    await page.waitForTimeout(500);
+    // The filtered answer is in: every row is an expired contract.
+    await expect
+      .poll(async () => (await page.locator('tr.ant-table-row').allTextContents()).every((t) => t.includes('已到期')))
+      .toBe(true);
     const first = page.locator('tr.ant-table-row').first();
     await visible(first.getByText(/合同已(欠费\/)?到期，请及时续费/));
     const name = (await first.locator('.dzy-contract-ent').textContent()) ?? '';

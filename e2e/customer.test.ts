@@ -5,7 +5,7 @@ import { IMPORT_COLUMNS, selectMsgListCall } from '@dzy/shared';
 import ExcelJS from 'exceljs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, searchClients, signIn, startProduct } from './harness';
 
 const ZHANG = '13800000002';
 const NAME = '杭州云帆数据科技有限公司';
@@ -44,15 +44,6 @@ async function openBook(page: Page, expectTaxDialog = false) {
   await visible(page.locator('tr.ant-table-row'));
 }
 
-async function searchFor(page: Page, text: string) {
-  await page.getByPlaceholder('企业名称或税号').first().fill(text);
-  await page
-    .getByRole('button', { name: /查\s*询/ })
-    .first()
-    .click();
-  await page.waitForTimeout(300);
-}
-
 /** The table row of an enterprise. */
 const rowOf = (page: Page, name: string) => page.locator('tr.ant-table-row', { hasText: name });
 
@@ -83,7 +74,7 @@ describe('the client-enterprise book in the browser', () => {
     await visible(admin.getByText('保存成功'));
     await hidden(dialog);
 
-    await searchFor(admin, '云帆数据');
+    await searchClients(admin, '云帆数据');
     await visible(rowOf(admin, NAME));
     expect(await rowOf(admin, NAME).textContent()).toContain(QYSH);
     await rowOf(admin, NAME).getByRole('button', { name: NAME }).click();
@@ -145,13 +136,13 @@ describe('the client-enterprise book in the browser', () => {
     expect(sheet?.getRow(2).getCell(2).text).toBe('税号不对有限公司');
     expect(sheet?.getRow(2).getCell(IMPORT_COLUMNS.length + 2).text).toBe('税号为6-20位，请输入符合规范的税号');
     await result.getByRole('button', { name: /完\s*成/ }).click();
-    await searchFor(admin, '导入乙号');
+    await searchClients(admin, '导入乙号');
     await visible(rowOf(admin, '导入乙号科技有限公司'));
     expect(await rowOf(admin, '导入乙号科技有限公司').textContent()).toContain('一般纳税人');
   });
 
   it('assigns an enterprise to a colleague, who gets the dispatch message', async () => {
-    await searchFor(admin, '云帆数据');
+    await searchClients(admin, '云帆数据');
     await rowAction(admin, NAME, '分配');
     const dialog = admin.getByRole('dialog', { name: '分配客户' });
     await visible(dialog);
@@ -176,13 +167,13 @@ describe('the client-enterprise book in the browser', () => {
     expect(messages.data.list.map((m) => m.content)).toContain(`【客户分配提醒】您有新分配的客户：${NAME}`);
     // 张伟 now has it in his own book.
     await openBook(zhang, true);
-    await searchFor(zhang, '云帆数据');
+    await searchClients(zhang, '云帆数据');
     await visible(rowOf(zhang, NAME));
     await zhang.context().close();
   });
 
   it('deletes to the recycle bin and restores', async () => {
-    await searchFor(admin, '导入甲号');
+    await searchClients(admin, '导入甲号');
     await rowAction(admin, '导入甲号商贸有限公司', '删除');
     const confirm = admin.getByRole('dialog', { name: '删除客户' });
     await visible(confirm);
@@ -203,7 +194,7 @@ describe('the client-enterprise book in the browser', () => {
     await visible(admin.getByText('回收站是空的'));
 
     await openBook(admin);
-    await searchFor(admin, '导入甲号');
+    await searchClients(admin, '导入甲号');
     await visible(rowOf(admin, '导入甲号商贸有限公司'));
   });
 });

@@ -134,8 +134,7 @@ describe('报税检查 /declare/bssz', () => {
     expect(total).toBeGreaterThan(40);
 
     // Mid-batch: some enterprises done, most not; then the server is killed outright.
-    const until = Date.now() + 60_000;
-    while ((await completeNum(page)) < 6 && Date.now() < until) await page.waitForTimeout(200);
+    await expect.poll(() => completeNum(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
     await snap(page, 'running');
     const doneBeforeKill = await completeNum(page);
     expect(doneBeforeKill).toBeLessThan(total);
@@ -145,7 +144,8 @@ describe('报税检查 /declare/bssz', () => {
     expect(killed?.signalCode).toBe('SIGKILL');
     // Nothing answers any more: the batch is not finishing behind our back.
     await expect(fetch(`${baseUrl}/api/health`)).rejects.toThrow();
-    await page.waitForTimeout(1500);
+    // The page has met the outage (one of its polls failed) before the new server comes up.
+    await page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('/api/'), timeout: 30_000 });
     await startServer();
 
     // The page keeps polling, the new server's runner resumes the batch, and it finishes.

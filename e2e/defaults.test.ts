@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { CONTRACT_WARNING, REVEAL_MSG } from '@dzy/shared';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
+import { DEMO_ADMIN, type Product, searchClients, signIn, startProduct } from './harness';
 
 /**
  * Issue 12 point 3, as a new agency user meets it: a client created today is covered by the agency's
@@ -35,15 +35,6 @@ async function openBook(page: Page) {
   await visible(page.locator('tr.ant-table-row'));
 }
 
-async function searchFor(page: Page, text: string) {
-  await page.getByPlaceholder('企业名称或税号').first().fill(text);
-  await page
-    .getByRole('button', { name: /查\s*询/ })
-    .first()
-    .click();
-  await page.waitForTimeout(300);
-}
-
 const rowOf = (page: Page, name: string) => page.locator('tr.ant-table-row', { hasText: name });
 
 /** Every action the page offers above the table: its buttons and, opened, the toolbar's 更多 menu. */
@@ -53,7 +44,7 @@ async function toolbarActions(page: Page): Promise<string[]> {
   const more = outside.filter({ hasText: '更多' });
   if ((await more.count()) > 0) {
     await more.last().click();
-    await page.waitForTimeout(300);
+    await visible(page.locator('.ant-dropdown:visible .ant-dropdown-menu-item'));
   }
   const texts = [
     ...(await outside.allInnerTexts()),
@@ -92,7 +83,7 @@ describe('defaults that let a new agency work', () => {
     await visible(admin.getByText('保存成功'));
     await hidden(dialog);
 
-    await searchFor(admin, '今日签约');
+    await searchClients(admin, '今日签约');
     const row = rowOf(admin, NAME);
     await visible(row);
     expect(await row.textContent()).not.toContain('已到期');
@@ -173,7 +164,7 @@ describe('defaults that let a new agency work', () => {
   });
 
   it('revealing asks for a reason and the password or an SMS code, and logs the reason', async () => {
-    await searchFor(admin, '今日签约');
+    await searchClients(admin, '今日签约');
     await rowOf(admin, NAME).getByRole('button', { name: NAME }).click();
     const drawer = admin.locator('.ant-drawer-section');
     await visible(drawer.getByText(NAME));

@@ -53,7 +53,6 @@ async function stopHelper() {
 async function snap(name: string) {
   const shots = process.env.E2E_SHOTS_DIR;
   if (!shots) return;
-  await page.waitForTimeout(500); // let the dialog's opening animation end
   await page.screenshot({ path: join(shots, `etax-${name}.png`) });
 }
 

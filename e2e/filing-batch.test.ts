@@ -1,4 +1,4 @@
-import { FILING_BATCH_MSG } from '@dzy/shared';
+import { FILING_BATCH_MSG, FILING_TAX_TYPE_SHORT } from '@dzy/shared';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, openFromMenu, type Product, screenshotsAt, signIn, startProduct, visible } from './harness';
@@ -24,9 +24,15 @@ const rows = (page: Page) => page.locator('.dzy-plan-table .ant-table-tbody tr.a
 const sumOf = async (page: Page, id: string) =>
   Number((await page.getByTestId(id).locator('.dzy-plan-sum-value').textContent())?.replace(/,/g, '') ?? 'NaN');
 
+/** How a row names the tax type the 税种 filter offers by its full name. */
+const ROW_TAX_NAME: Record<string, string> = {
+  个人所得税: FILING_TAX_TYPE_SHORT.grsds,
+  增值税: FILING_TAX_TYPE_SHORT.zzs,
+  财务报表: FILING_TAX_TYPE_SHORT.cwbb,
+};
+
 /** Filters the plan by 申报状态 / 税种 through the search bar (empty: all). */
 async function filterPlan(page: Page, opts: { state?: string; taxType?: string }) {
-  const bar = page.locator('.dzy-search-bar, form').first();
   await page
     .getByRole('button', { name: /重\s*置/ })
     .first()
@@ -44,12 +50,16 @@ async function filterPlan(page: Page, opts: { state?: string; taxType?: string }
       .first()
       .click();
   }
-  void bar;
   await page
     .getByRole('button', { name: /查\s*询|搜\s*索/ })
     .first()
     .click();
-  await page.waitForTimeout(600);
+  // The filtered answer is in: every row shows what was chosen (a tax type by its short name).
+  const taxShown = opts.taxType ? (ROW_TAX_NAME[opts.taxType] ?? opts.taxType) : undefined;
+  const wanted = [opts.state, taxShown].filter((v): v is string => !!v);
+  await expect
+    .poll(async () => (await rows(page).allTextContents()).every((t) => wanted.every((w) => t.includes(w))))
+    .toBe(true);
 }
 
 /** The clients a plan left out (no tax number): the prompt is acknowledged. */

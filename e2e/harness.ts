@@ -162,6 +162,33 @@ export async function signIn(page: Page, baseUrl: string, account: string, passw
 export const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
 
 /**
+ * Waits until the page has drawn what it just laid out: three animation frames (a resize observer's answer
+ * and the re-render it causes land within them). Frames, not milliseconds: a loaded machine draws later.
+ */
+export const afterLayout = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<void>((done) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+      ),
+  );
+
+/**
+ * Searches a client list (我的客户 and the like) by 企业名称或税号 and waits for the answer: every row shown
+ * contains the text (or none is shown). A condition, not a pause, so a slow answer is never read stale.
+ */
+export async function searchClients(page: Page, text: string) {
+  await page.getByPlaceholder('企业名称或税号').first().fill(text);
+  await page
+    .getByRole('button', { name: /查\s*询/ })
+    .first()
+    .click();
+  await expect
+    .poll(async () => (await page.locator('tr.ant-table-row').allTextContents()).every((t) => t.includes(text)))
+    .toBe(true);
+}
+
+/**
  * Screenshots at both widths (1440 and 1024) into E2E_SHOTS_DIR, named `<prefix><name>-<width>.png`; none
  * when it is not set. Looked at by eye when the pages change.
  */
@@ -172,7 +199,7 @@ export function screenshotsAt(prefix: string) {
     mkdirSync(dir, { recursive: true });
     for (const width of [1440, 1024]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await afterLayout(page);
       await page.screenshot({ path: join(dir, `${prefix}${name}-${width}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -192,7 +219,10 @@ export async function openFromMenu(page: Page, top: string, entry: string) {
     .poll(
       async () => {
         await item.click();
-        await page.waitForTimeout(500);
+        // The title changes with the navigation; a click that came too early is made again.
+        await page
+          .waitForFunction((t) => document.title === t, `${entry} - 代账云`, { timeout: 2_000 })
+          .catch(() => undefined);
         return page.title();
       },
       { timeout: 20_000 },

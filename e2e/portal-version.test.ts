@@ -168,7 +168,8 @@ describe('账号异常 and the sign-in page', () => {
     await signInAt(page, '/login/portal-a', ADMIN);
     await page.waitForURL(/#\/dashboard$/);
     await visible(page.locator('.dzy-stat'));
-    await page.waitForTimeout(1500);
+    // The shell's calls (the provider's among them) have all been answered: no guard sends it away later.
+    await page.waitForLoadState('networkidle');
     expect(page.url()).toMatch(/#\/dashboard$/);
     await callAs(op, brandAssignCall.path, { agencyId: me.orgId, providerId: null });
     for (const p of [op, admin, page]) await p.context().close();

@@ -24,7 +24,8 @@ describe('sessions across pages and tabs', () => {
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(`${product.baseUrl}/#/login`);
     await visible(page.getByPlaceholder('手机号 / 账号'));
-    await page.waitForTimeout(1000);
+    // Every call the page made has been answered: a refusal would be in the console by now.
+    await page.waitForLoadState('networkidle');
     expect(errors).toEqual([]);
     // Signed in, then out on purpose, then Back: the sign-in page again, quietly.
     await signIn(page, product.baseUrl, DEMO_ADMIN);
@@ -36,7 +37,7 @@ describe('sessions across pages and tabs', () => {
     await page.goBack({ waitUntil: 'commit' });
     await expect.poll(() => page.url()).toMatch(/#\/login/);
     await visible(page.getByPlaceholder('手机号 / 账号'));
-    await page.waitForTimeout(1500);
+    await page.waitForLoadState('networkidle');
     expect(await page.getByText('登录超时').count()).toBe(0);
     expect(errors.filter((e) => e.includes('403'))).toEqual([]);
     await page.context().close();

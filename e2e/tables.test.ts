@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
+import { afterLayout, DEMO_ADMIN, type Product, signIn, startProduct } from './harness';
 
 /**
  * Tables that fit (issue 12, points 7 and 8): the main lists at 1440 and 1024 px show their name column
@@ -114,7 +114,7 @@ describe('tables that fit', () => {
       for (const list of LISTS) {
         await page.goto(`${product.baseUrl}/#${list.path}`);
         await visible(page.locator('tr.ant-table-row'));
-        await page.waitForTimeout(300);
+        await afterLayout(page);
         await snap(page, `${list.path.split('/').at(-1)}-${width}`);
 
         expect(await clippedHeaders(page), `${list.name} headers at ${width}`).toEqual([]);
@@ -222,7 +222,7 @@ describe('tables that fit', () => {
     await page.getByRole('button', { name: '开始检查' }).click();
     await visible(page.getByText('检查完成'), 120_000);
     await visible(page.locator('tr.ant-table-row'));
-    await page.waitForTimeout(300);
+    await afterLayout(page);
 
     expect(await clippedHeaders(page)).toEqual([]);
     expect(await headerClass(page, '企业名称')).toContain('ant-table-cell-fix-start');
@@ -234,7 +234,7 @@ describe('tables that fit', () => {
     );
     await snap(page, 'check-results-1024');
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.waitForTimeout(300);
+    await afterLayout(page);
     expect((await columnCells(page, '企业名称')).filter((n) => n.cut)).toEqual([]);
     await snap(page, 'check-results-1440');
   }, 240_000);
