@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
@@ -12,17 +12,18 @@ import { DEMO_PASSWORD, seedDemo } from '../src/db/seed/demo.js';
 import { encrypt } from '../src/lib/crypto.js';
 import { injectAsBrowser } from './browser-inject.js';
 import { freshDatabase } from './fresh-database.js';
+import { copyPglite, ensureTemplate } from './template.js';
 
 /**
  * The machinery of the kill-and-resume tests (a batch under way when its server goes away, finished by a
- * new server on the same database): one simulator and one fresh database for the file, servers opened
- * and closed on it, the leftovers of a crash written as the owner, and the checks that every client was
- * counted once.
+ * new server on the same database): one simulator and one database for the file (a copy of the run's
+ * prepared one, test/template.ts, demo data included), servers opened and closed on it, the leftovers of a
+ * crash written as the owner, and the checks that every client was counted once.
  */
 export interface ResumeRig {
   sim: TaxSim;
   config: Config;
-  /** A server (app and job runner) on the file's database; `seed` puts the demo data in first. */
+  /** A server (app and job runner) on the file's database; `seed` makes sure the demo data is there. */
   open(seed: boolean): Promise<ResumeServer>;
   /** As the owner (past row-level security): on PostgreSQL a separate connection, on PGlite a stepped-up transaction. */
   owner<T extends Record<string, unknown>>(db: Database, text: string, params?: unknown[]): Promise<T[]>;
@@ -47,7 +48,7 @@ export function useResumeRig(opts: { dirPrefix: string; today?: string }): Resum
       rig.config,
       seed
         ? async (owner) => {
-            await seedDemo(owner);
+            await seedDemo(owner, rig.config.secretKey);
           }
         : undefined,
     );
@@ -103,7 +104,15 @@ export function useResumeRig(opts: { dirPrefix: string; today?: string }): Resum
   beforeAll(async () => {
     rig.sim = await startTaxSim(opts.today ? { latencyMs: 60, today: opts.today } : { latencyMs: 60 });
     dataDir = mkdtempSync(join(tmpdir(), opts.dirPrefix));
-    server = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_t') : null;
+    // The run's prepared database (migrated and seeded once), not migrations and the seed from nothing.
+    const template = await ensureTemplate();
+    server = process.env.DATABASE_URL
+      ? await freshDatabase(process.env.DATABASE_URL, 'dzy_t', template.postgres?.seeded)
+      : null;
+    if (!server) copyPglite(template, 'seeded', dataDir);
+    // The key the template's seed encrypted the demo's stored credentials with, where every server opened
+    // on this folder reads it (in this process or spawned: config.ts).
+    writeFileSync(join(dataDir, 'secret.key'), template.secretKey, { mode: 0o600 });
     rig.config = {
       ...loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: server?.url ?? '' }),
       webDist: join(dataDir, 'no-web'),
