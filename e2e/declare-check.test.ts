@@ -6,12 +6,11 @@ import { BUREAU_MSG, defaultSsq, MSG_TYPE_NAMES } from '@dzy/shared';
 import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../apps/server/test/fresh-database.js';
 import {
   DEMO_ADMIN,
   freePort,
   launchChromium,
-  seedServer,
+  preparedDatabase,
   signIn,
   snoozeMissingTaxDialog,
   spawnServer,
@@ -31,7 +30,7 @@ const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'vi
 
 let sim: TaxSim;
 let dataDir: string;
-let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
+let db: Awaited<ReturnType<typeof preparedDatabase>> | null = null;
 let env: NodeJS.ProcessEnv;
 let server: ChildProcess | null = null;
 let browser: Browser;
@@ -51,22 +50,20 @@ beforeAll(async () => {
   // 100 ms per bureau call and a cap of 3: the batch lasts long enough to be killed in the middle.
   sim = await startTaxSim({ latencyMs: 100 });
   dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-check-'));
-  db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e') : null;
+  db = await preparedDatabase(dataDir);
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   env = {
     ...process.env,
     NODE_ENV: 'development',
-    DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    DATABASE_URL: db?.url ?? '',
     TAX_BUREAU_URL: sim.url,
+    ...db.env,
     CHECK_CONCURRENCY: '3',
     CHECK_LEASE_SECONDS: '3',
   };
-  if (db) seedServer(env);
   await startServer();
   browser = await launchChromium();
 }, 240_000);

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,8 +24,23 @@ export function spawnServer(env: NodeJS.ProcessEnv): ChildProcess {
 }
 
 /** The demo data on a fresh PostgreSQL database, with the compiled seed (`npm run seed` does the same). */
-export function seedServer(env: NodeJS.ProcessEnv) {
-  execFileSync(process.execPath, ['apps/server/build/seed.mjs'], { cwd: ROOT, env, stdio: 'ignore' });
+/**
+ * A database for a server a test spawns: a copy of the run's prepared one (migrated and seeded once;
+ * apps/server/test/template.ts), in `dataDir` on PGlite or as a new database made from it on PostgreSQL.
+ * `env` is what the server needs to open it (the key the seed encrypted the stored credentials with too).
+ */
+export async function preparedDatabase(dataDir: string) {
+  const template = await ensureTemplate();
+  const db = process.env.DATABASE_URL
+    ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e', template.postgres?.seeded)
+    : null;
+  if (!db) copyPglite(template, 'seeded', dataDir);
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: db?.url ?? '', SECRET_KEY: template.secretKey },
+    drop: async () => {
+      await db?.drop();
+    },
+  };
 }
 
 export const DEMO_ADMIN = '13800000000';
@@ -66,24 +81,17 @@ export async function startProduct(opts: { sim?: TaxSimOptions; startMs?: number
   const port = await freePort();
   // The simulated e-tax bureau, as its own server the product reaches over HTTP (docs/tax-bureau-protocol.md).
   const sim = await startTaxSim(opts.sim);
-  // A copy of the run's prepared database (migrated and seeded once; apps/server/test/template.ts): the
-  // server finds its migrations applied and the demo data there, as on any later start.
-  const template = await ensureTemplate();
-  const db = process.env.DATABASE_URL
-    ? await freshDatabase(process.env.DATABASE_URL, 'dzy_e2e', template.postgres?.seeded)
-    : null;
-  if (!db) copyPglite(template, 'seeded', dataDir);
+  // A copy of the run's prepared database: the server finds its migrations applied and the demo data there,
+  // as on any later start.
+  const db = await preparedDatabase(dataDir);
   const env = {
     ...process.env,
     NODE_ENV: 'development',
-    DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    DATABASE_URL: db?.url ?? '',
     TAX_BUREAU_URL: sim.url,
-    // The key the template's seed encrypted the demo's stored credentials with.
-    SECRET_KEY: template.secretKey,
+    ...db.env,
   };
   const server = spawnServer(env);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -124,7 +132,7 @@ export async function startProduct(opts: { sim?: TaxSimOptions; startMs?: number
         await new Promise((ok) => server.once('exit', ok));
       }
       await sim.close();
-      await db?.drop();
+      await db.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedServer, snoozeMissingTaxDialog, spawnServer } from './harness.js';
+import { preparedDatabase, snoozeMissingTaxDialog, spawnServer } from './harness.js';
 
 /**
  * The shell's message flow in Chromium: the bell pushed within a second, the message centre's tabs,
@@ -26,7 +25,7 @@ let browser: Browser;
 let baseUrl = '';
 let env: NodeJS.ProcessEnv;
 let dataDir = '';
-let dbName: string | null = null;
+let db: Awaited<ReturnType<typeof preparedDatabase>> | null = null;
 
 async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -108,29 +107,17 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'dzy-e2e-msg-'));
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  let databaseUrl = '';
-  if (process.env.DATABASE_URL) {
-    dbName = `dzy_e2e_msg_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
-  }
+  db = await preparedDatabase(dataDir);
   env = {
     ...process.env,
     NODE_ENV: 'development',
-    DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl,
+    ...db.env,
     // No daily reminders during the test: the messages are the ones it sends.
     DAILY_JOBS: '0',
   };
-  if (databaseUrl) seedServer(env);
   await startServer();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -151,12 +138,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stopServer();
-  if (dbName && process.env.DATABASE_URL) {
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-  }
+  await db?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
