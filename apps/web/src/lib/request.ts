@@ -105,7 +105,6 @@ function fail(reply: Envelope, options: CallOptions): never {
   const expired = reply.code === CODE.SESSION_EXPIRED || (reply.code === CODE.ERROR && KICKED_RE.test(reply.msg));
   if (expired) {
     if (handles(options, CODE.SESSION_EXPIRED)) throw new ApiError(CODE.SESSION_EXPIRED, reply.msg, reply.data, false);
-    if (isSignedOutHere()) throw new ApiError(CODE.SESSION_EXPIRED, MSG.sessionExpired, reply.data, true);
     showSessionExpired();
     throw new ApiError(CODE.SESSION_EXPIRED, MSG.sessionExpired, reply.data, true);
   }
@@ -149,7 +148,8 @@ let expiredShown = false;
  * the same dialog as every other call.
  */
 export function showSessionExpired(): void {
-  if (expiredShown) return;
+  // A tab that signed out itself knows: a call it had in flight says nothing new (client-state.ts).
+  if (expiredShown || isSignedOutHere()) return;
   expiredShown = true;
   blockingConfirm({
     title: '系统提示',
