@@ -12,7 +12,7 @@ import {
 import { startTaxSim, type TaxSim } from '@dzy/tax-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD } from '../src/db/seed/demo.js';
-import { base32Decode, hotp, stepAt, totpAt } from '../src/lib/totp.js';
+import { totpAt } from '../src/lib/totp.js';
 import { LIMITS } from '../src/plugins/rate-limit.js';
 import { ADMIN, ID } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';

@@ -10,7 +10,7 @@ import {
 } from '@dzy/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD } from '../src/db/seed/demo.js';
-import { base32Decode, hotp, stepAt, totpAt } from '../src/lib/totp.js';
+import { totpAt } from '../src/lib/totp.js';
 import { ADMIN, ID, LI } from './customer-helpers.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { freshCode, useStepClock } from './two-factor-helpers.js';
